@@ -1,0 +1,122 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import { pendingMigrations, type Database } from '@outreach/db';
+import { requestIdOf, headerApiKey, type GatewayDeps } from './request-context';
+import { restRouter } from './rest/adapter';
+import { routes as defaultRoutes } from './rest/routes';
+import type { Route } from './rest/route';
+import { buildOpenApi } from './rest/openapi';
+import { renderDocsPage } from './rest/docs-page';
+import { appRouter } from './trpc/router';
+import { createGraphqlHandler } from './graphql/yoga';
+
+export const VERSION = '1.0.0';
+
+/** Strips credentials from a URL before it is logged. */
+function loggableUrl(url: string): string {
+  return url.replace(/([?&]api_key=)[^&]*/g, '$1[redacted]');
+}
+
+export function createApp(options: {
+  deps: GatewayDeps;
+  db: Database;
+  publicUrl: string;
+  development: boolean;
+  /** The REST route table (tests add routes; production uses the default). */
+  routes?: Route[];
+}): Express {
+  const { deps, db } = options;
+  const routes = options.routes ?? defaultRoutes;
+  const log = deps.service.log;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'extended');
+
+  // Request id on every response and log line; one structured line per request.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = requestIdOf(req);
+    res.locals['requestId'] = requestId;
+    res.setHeader('x-request-id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = {
+        reqId: requestId,
+        method: req.method,
+        url: loggableUrl(req.originalUrl),
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+        op: res.locals['operation'],
+      };
+      if (res.statusCode >= 500) log.error(line, 'request failed');
+      else log.info(line, 'request');
+    });
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await db.prisma.$queryRawUnsafe('SELECT 1');
+      const pending = await pendingMigrations({ db });
+      if (pending.length) {
+        res.status(503).json({ status: 'unavailable', database: 'ok', pending_migrations: pending });
+        return;
+      }
+      res.json({ status: 'ok', database: 'ok', migrations: 'applied' });
+    } catch (error) {
+      log.warn({ err: error }, 'readiness check failed');
+      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+
+  const openapi = buildOpenApi({ routes, serverUrl: `${options.publicUrl}/api/v1`, version: VERSION });
+  const docsPage = renderDocsPage(openapi);
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.get(['/docs', '/docs/'], (_req, res) => {
+    res.type('html').send(docsPage);
+  });
+
+  app.use('/api/v1', restRouter({ deps, routes }));
+
+  app.use(
+    '/trpc',
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: ({ req, res }) => ({
+        deps,
+        apiKey: headerApiKey(req),
+        requestId: res.locals['requestId'] as string,
+      }),
+      onError: ({ error, ctx }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, reqId: ctx?.requestId }, 'trpc error');
+      },
+    }),
+  );
+
+  const yoga = createGraphqlHandler({ deps, graphiql: options.development });
+  // Yoga matches its own endpoint path, so it is mounted at the root of the app.
+  app.all(yoga.graphqlEndpoint, (req: Request, res: Response) => {
+    void yoga(req, res, { req, res });
+  });
+
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ status: 'error', message: `no such path: ${req.method} ${req.path}`, code: 'request.unknown_path' });
+  });
+
+  // Last resort: anything thrown outside the transports' own handlers.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const requestId = res.locals['requestId'] as string;
+    log.error({ err, reqId: requestId }, 'unhandled error');
+    if (!res.headersSent) {
+      res.status(500).json({ status: 'error', message: `Internal server error (request id ${requestId})`, request_id: requestId });
+    }
+  });
+  return app;
+}

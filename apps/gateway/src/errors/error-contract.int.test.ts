@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRPCClientError } from '@trpc/client';
+import { z } from 'zod';
+import { createTestOrganization } from '@outreach/core/testing';
+import { defineOperation } from '@outreach/core';
+import { startTestServer, type TestServer } from '../testing/test-server';
+import { routes } from '../rest/routes';
+import { route } from '../rest/route';
+
+let server: TestServer;
+let key: string;
+let workspaceId: string;
+let foreignWorkspaceId: string;
+
+const exploding = defineOperation({
+  name: 'test.explode',
+  kind: 'query',
+  summary: 'fails with an unexpected error',
+  input: z.object({}),
+  output: z.object({}),
+  workspace: 'none',
+  run: async () => {
+    throw new Error('secret database detail');
+  },
+});
+
+beforeAll(async () => {
+  server = await startTestServer({ routes: [...routes, route('GET', '/test/explode', exploding)] });
+  const mine = await createTestOrganization({ db: server.db });
+  const theirs = await createTestOrganization({ db: server.db });
+  key = mine.apiKey;
+  workspaceId = mine.workspaceId;
+  foreignWorkspaceId = theirs.workspaceId;
+});
+afterAll(() => server?.close());
+
+type Outcome = { status: number; code: string; field?: string };
+
+async function trpcOutcome(call: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    await call();
+  } catch (error) {
+    if (!(error instanceof TRPCClientError)) throw error;
+    const data = error.data as { httpStatus: number; code: string; errors?: { field: string }[] };
+    return { status: data.httpStatus, code: data.code, field: data.errors?.[0]?.field };
+  }
+  throw new Error('expected the call to fail');
+}
+
+interface Case {
+  name: string;
+  rest: () => Promise<Outcome & { body: any }>;
+  graphql: () => Promise<Outcome>;
+  trpc: () => Promise<Outcome>;
+  expected: { rest: Outcome; graphql: Outcome; trpc: Outcome };
+}
+
+async function restOutcome(method: string, path: string, opts: Parameters<TestServer['rest']>[2] = {}) {
+  const r = await server.rest(method, path, opts);
+  return { status: r.status, code: r.body.code, field: r.body.errors?.[0]?.field, body: r.body };
+}
+
+async function gqlOutcome(query: string, opts: { key?: string } = {}): Promise<Outcome> {
+  const r = await server.graphql(query, opts);
+  const err = r.body.errors?.[0];
+  return { status: r.status, code: err?.extensions?.code, field: err?.extensions?.errors?.[0]?.field };
+}
+
+const cases: () => Case[] = () => [
+  {
+    name: 'no API key',
+    rest: () => restOutcome('GET', '/workspaces'),
+    graphql: () => gqlOutcome('{ workspaces { id } }'),
+    trpc: () => trpcOutcome(() => server.trpc().workspace.list.query()),
+    expected: {
+      rest: { status: 401, code: 'auth.missing_key' },
+      graphql: { status: 401, code: 'UNAUTHENTICATED' },
+      trpc: { status: 401, code: 'UNAUTHORIZED' },
+    },
+  },
+  {
+    name: 'unknown API key',
+    rest: () => restOutcome('GET', '/workspaces', { key: '00000000-00000000-00000000-00000000' }),
+    graphql: () => gqlOutcome('{ workspaces { id } }', { key: '00000000-00000000-00000000-00000000' }),
+    trpc: () => trpcOutcome(() => server.trpc('00000000-00000000-00000000-00000000').workspace.list.query()),
+    expected: {
+      rest: { status: 401, code: 'auth.invalid_key' },
+      graphql: { status: 401, code: 'UNAUTHENTICATED' },
+      trpc: { status: 401, code: 'UNAUTHORIZED' },
+    },
+  },
+  {
+    name: "another organization's workspace",
+    rest: () => restOutcome('GET', '/workspace-settings/lead-labels', { key, query: { workspace_id: foreignWorkspaceId } }),
+    graphql: () => gqlOutcome(`{ workspace(id: "${foreignWorkspaceId}") { id leadLabels { key } } }`, { key }),
+    trpc: () => trpcOutcome(() => server.trpc(key).leadLabel.list.query({ workspace_id: foreignWorkspaceId })),
+    expected: {
+      rest: { status: 403, code: 'auth.workspace_forbidden' },
+      graphql: { status: 200, code: 'FORBIDDEN' },
+      trpc: { status: 403, code: 'FORBIDDEN' },
+    },
+  },
+  {
+    name: 'a missing required field',
+    rest: () => restOutcome('GET', '/workspace-settings/lead-labels', { key }),
+    graphql: () => gqlOutcome('mutation { createWorkspace(name: "   ") { id } }', { key }),
+    trpc: () => trpcOutcome(() => server.trpc(key).leadLabel.list.query({} as { workspace_id: string })),
+    expected: {
+      rest: { status: 400, code: 'request.invalid', field: 'workspace_id' },
+      graphql: { status: 200, code: 'BAD_USER_INPUT', field: 'workspace_name' },
+      trpc: { status: 400, code: 'BAD_REQUEST', field: 'workspace_id' },
+    },
+  },
+  {
+    name: 'an unknown route',
+    rest: () => restOutcome('GET', '/campaign/no-such-thing', { key }),
+    graphql: () => gqlOutcome('{ noSuchField }', { key }),
+    trpc: () => trpcOutcome(() => (server.trpc(key) as any).nope.list.query()),
+    expected: {
+      rest: { status: 404, code: 'request.unknown_path' },
+      graphql: { status: 400, code: 'GRAPHQL_VALIDATION_FAILED' },
+      trpc: { status: 404, code: 'NOT_FOUND' },
+    },
+  },
+  {
+    name: 'a wrong method',
+    rest: () => restOutcome('DELETE', '/workspaces', { key }),
+    graphql: async () => {
+      const r = await fetch(`${server.url}/graphql`, { method: 'PUT', headers: { 'x-api-key': key } });
+      return { status: r.status, code: r.status === 405 ? 'METHOD_NOT_ALLOWED' : 'unexpected' };
+    },
+    // A mutation called as a query (GET).
+    trpc: () => trpcOutcome(() => (server.trpc(key).workspace.create as any).query({ workspace_name: 'x' })),
+    expected: {
+      rest: { status: 405, code: 'request.method_not_allowed' },
+      graphql: { status: 405, code: 'METHOD_NOT_ALLOWED' },
+      trpc: { status: 405, code: 'METHOD_NOT_SUPPORTED' },
+    },
+  },
+];
+
+describe('error contract: REST, GraphQL and tRPC answer each failure the same way', () => {
+  it.each(cases().map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const rest = await c.rest();
+    expect({ status: rest.status, code: rest.code, field: rest.field }).toEqual({ field: undefined, ...c.expected.rest });
+    // The vendor's error envelope.
+    expect(rest.body.status).toBe('error');
+    expect(typeof rest.body.message).toBe('string');
+    if (c.expected.rest.field) expect(rest.body.message).toContain(c.expected.rest.field);
+    const gql = await c.graphql();
+    expect({ status: gql.status, code: gql.code, field: gql.field }).toEqual({ field: undefined, ...c.expected.graphql });
+    const trpc = await c.trpc();
+    expect({ status: trpc.status, code: trpc.code, field: trpc.field }).toEqual({ field: undefined, ...c.expected.trpc });
+  });
+
+  it('names the allowed methods on a 405', async () => {
+    const r = await server.rest('PUT', '/workspaces/add', { key, body: {} });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('POST');
+  });
+
+  it('masks an unexpected failure as a 500 that carries the request id and not the cause', async () => {
+    const r = await server.rest('GET', '/test/explode', { key, headers: { 'x-request-id': 'trace-123' } });
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual({ status: 'error', message: 'Internal server error (request id trace-123)', request_id: 'trace-123' });
+    expect(r.headers.get('x-request-id')).toBe('trace-123');
+    expect(JSON.stringify(r.body)).not.toContain('secret');
+  });
+
+  it('answers malformed JSON with a 400 in the vendor shape', async () => {
+    const r = await server.rest('POST', '/workspaces/add', { key, body: '{"workspace_name": ' });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ status: 'error', code: 'request.malformed_json' });
+  });
+});
+
+describe('rate limiting', () => {
+  it('answers 429 with Retry-After once a key has spent its burst, on every transport', async () => {
+    const limited = await startTestServer({ env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '2' } });
+    try {
+      const org = await createTestOrganization({ db: limited.db });
+      expect((await limited.rest('GET', '/workspaces', { key: org.apiKey })).status).toBe(200);
+      expect((await limited.rest('GET', '/workspaces', { key: org.apiKey })).status).toBe(200);
+      const refused = await limited.rest('GET', '/workspaces', { key: org.apiKey });
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('rate_limit.exceeded');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      const gql = await limited.graphql('{ workspaces { id } }', { key: org.apiKey });
+      expect(gql.status).toBe(429);
+      expect(await trpcOutcomeOf(() => limited.trpc(org.apiKey).workspace.list.query())).toBe(429);
+      // Another key has its own bucket.
+      const other = await createTestOrganization({ db: limited.db });
+      expect((await limited.rest('GET', '/workspaces', { key: other.apiKey })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+async function trpcOutcomeOf(call: () => Promise<unknown>): Promise<number> {
+  return (await trpcOutcome(call)).status;
+}

@@ -1,0 +1,82 @@
+import { GraphQLError } from 'graphql';
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { toDomainError, type DomainError, type DomainErrorKind } from '@outreach/core';
+
+/**
+ * The one mapping from domain error kinds to every transport. `satisfies` makes the
+ * compiler reject a kind that is added to core but not mapped here.
+ */
+const KIND_MAP = {
+  invalid: { http: 400, trpc: 'BAD_REQUEST', graphql: 'BAD_USER_INPUT' },
+  unauthenticated: { http: 401, trpc: 'UNAUTHORIZED', graphql: 'UNAUTHENTICATED' },
+  forbidden: { http: 403, trpc: 'FORBIDDEN', graphql: 'FORBIDDEN' },
+  not_found: { http: 404, trpc: 'NOT_FOUND', graphql: 'NOT_FOUND' },
+  conflict: { http: 409, trpc: 'CONFLICT', graphql: 'CONFLICT' },
+  // The vendor answers unmet preconditions (launching an incomplete campaign) with 400.
+  precondition_failed: { http: 400, trpc: 'PRECONDITION_FAILED', graphql: 'PRECONDITION_FAILED' },
+  rate_limited: { http: 429, trpc: 'TOO_MANY_REQUESTS', graphql: 'RATE_LIMITED' },
+} as const satisfies Record<DomainErrorKind, { http: number; trpc: TRPC_ERROR_CODE_KEY; graphql: string }>;
+
+export function httpStatusFor(kind: DomainErrorKind): number {
+  return KIND_MAP[kind].http;
+}
+
+export type RestErrorShape = 'vendor' | 'message';
+
+export interface RestError {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+/** An unknown failure: masked, with the request id to find the logged details. */
+export function internalRestError(requestId: string, shape: RestErrorShape = 'vendor'): RestError {
+  const message = `Internal server error (request id ${requestId})`;
+  return {
+    status: 500,
+    body: shape === 'message' ? { message, request_id: requestId } : { status: 'error', message, request_id: requestId },
+    headers: {},
+  };
+}
+
+/**
+ * REST bodies in the vendor's shape: `{ status: "error", message, errors? }`, or
+ * `{ message }` for the operations whose spec says so (variation stats).
+ */
+export function restError(error: DomainError, shape: RestErrorShape = 'vendor'): RestError {
+  const headers: Record<string, string> = {};
+  if (error.kind === 'rate_limited' && error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
+  const errors = error.fieldErrors.length ? { errors: error.fieldErrors } : {};
+  const body =
+    shape === 'message'
+      ? { message: error.message, code: error.code, ...errors }
+      : { status: 'error', message: error.message, code: error.code, ...errors };
+  return { status: httpStatusFor(error.kind), body, headers };
+}
+
+export function trpcError(error: unknown): TRPCError {
+  if (error instanceof TRPCError) return error;
+  const domain = toDomainError(error);
+  if (!domain) return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', cause: error });
+  return new TRPCError({ code: KIND_MAP[domain.kind].trpc, message: domain.message, cause: domain });
+}
+
+/**
+ * Domain errors inside a GraphQL execution answer 200 with `errors[]` (GraphQL over
+ * HTTP); `withHttpStatus` is for failures before execution (authentication, rate
+ * limit), which answer with the HTTP status of their kind.
+ */
+export function graphqlError(domain: DomainError, options: { withHttpStatus?: boolean } = {}): GraphQLError {
+  const headers: Record<string, string> = {};
+  if (domain.retryAfter !== undefined) headers['Retry-After'] = String(domain.retryAfter);
+  return new GraphQLError(domain.message, {
+    extensions: {
+      code: KIND_MAP[domain.kind].graphql,
+      domain_code: domain.code,
+      kind: domain.kind,
+      ...(domain.fieldErrors.length ? { errors: domain.fieldErrors } : {}),
+      ...(options.withHttpStatus ? { http: { status: httpStatusFor(domain.kind), headers } } : {}),
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import type PrismaTypes from '@outreach/db/pothos-types';
+import { getDatamodel } from '@outreach/db/pothos-types';
+import type { Ctx } from '@outreach/core';
+
+export interface GraphqlContext {
+  ctx: Ctx;
+}
+
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: GraphqlContext;
+  Scalars: { DateTime: { Input: Date; Output: Date } };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [PrismaPlugin],
+  defaultFieldNullability: false,
+  prisma: {
+    // One client per process, built in the composition root and reached through the context.
+    client: (context) => context.ctx.db,
+    dmmf: getDatamodel(),
+    exposeDescriptions: true,
+    filterConnectionTotalCount: true,
+  },
+});
+
+builder.scalarType('DateTime', {
+  description: 'ISO 8601 timestamp in UTC',
+  serialize: (value) => value.toISOString(),
+  parseValue: (value) => {
+    const date = new Date(String(value));
+    if (Number.isNaN(date.getTime())) throw new TypeError('DateTime must be an ISO 8601 timestamp');
+    return date;
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});

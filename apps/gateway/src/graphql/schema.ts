@@ -1,0 +1,5 @@
+import { builder } from './builder';
+import './workspace.graphql';
+import './lead-label.graphql';
+
+export const schema = builder.toSchema({ sortSchema: true });

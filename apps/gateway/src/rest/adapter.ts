@@ -1,0 +1,99 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { executeOperation, toDomainError } from '@outreach/core';
+import type { Logger } from 'pino';
+import { internalRestError, restError, type RestErrorShape } from '../errors/error-map';
+import { authenticatedContext, type GatewayDeps } from '../request-context';
+import type { Route } from './route';
+
+type Params = Record<string, unknown>;
+
+function asObject(value: unknown): Params {
+  return value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Params) } : {};
+}
+
+/**
+ * The operation input from a request, by the vendor's conventions: the query for GET,
+ * the JSON body for writes, with `workspace_id` also accepted in the query on writes,
+ * and path parameters merged in. `api_key` is authentication, never input.
+ */
+export function inputOf(req: Request): Params {
+  const query = asObject(req.query);
+  const body = asObject(req.body);
+  let input: Params;
+  if (req.method === 'GET') input = query;
+  else {
+    input = Object.keys(body).length || req.method !== 'DELETE' ? body : query;
+    if (input['workspace_id'] === undefined && query['workspace_id'] !== undefined) input['workspace_id'] = query['workspace_id'];
+  }
+  Object.assign(input, req.params);
+  delete input['api_key'];
+  return input;
+}
+
+function apiKeyOf(req: Request): string | undefined {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header) return header;
+  const fromQuery = (req.query as Params)['api_key'];
+  if (typeof fromQuery === 'string' && fromQuery) return fromQuery;
+  const fromBody = asObject(req.body)['api_key'];
+  return typeof fromBody === 'string' && fromBody ? fromBody : undefined;
+}
+
+export function sendError(options: { res: Response; error: unknown; shape?: RestErrorShape; log: Logger; requestId: string }) {
+  const { res, error, shape, log, requestId } = options;
+  const domain = toDomainError(error);
+  const answer = domain ? restError(domain, shape) : internalRestError(requestId, shape);
+  if (!domain) log.error({ err: error, reqId: requestId }, 'unhandled error');
+  res.status(answer.status).set(answer.headers).json(answer.body);
+}
+
+export function restRouter(options: { deps: GatewayDeps; routes: Route[] }): Router {
+  const router = express.Router();
+  // Lead uploads carry up to 10,000 leads; 25 MB leaves room for long custom variables.
+  router.use(express.json({ limit: '25mb', type: ['application/json', 'application/*+json'] }));
+  const allowed = new Map<string, Set<string>>();
+
+  for (const r of options.routes) {
+    const methods = allowed.get(r.path) ?? new Set<string>();
+    methods.add(r.method);
+    allowed.set(r.path, methods);
+    router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](r.path, async (req: Request, res: Response) => {
+      const requestId = res.locals['requestId'] as string;
+      try {
+        const ctx = await authenticatedContext({ deps: options.deps, apiKey: apiKeyOf(req), requestId });
+        res.locals['operation'] = r.op.name;
+        const output = await executeOperation({ op: r.op, ctx, input: inputOf(req) });
+        res.status(200).json(output);
+      } catch (error) {
+        sendError({ res, error, shape: r.errorShape, log: options.deps.service.log, requestId });
+      }
+    });
+  }
+
+  // A known path with another method: 405 with the methods it does take.
+  for (const [path, methods] of allowed) {
+    router.all(path, (req: Request, res: Response) => {
+      const allow = [...methods].sort().join(', ');
+      res.status(405).set('Allow', allow).json({
+        status: 'error',
+        message: `method ${req.method} is not allowed on ${req.baseUrl}${req.path}; allowed: ${allow}`,
+        code: 'request.method_not_allowed',
+      });
+    });
+  }
+
+  router.use((req: Request, res: Response) => {
+    res.status(404).json({ status: 'error', message: `no such path: ${req.method} ${req.baseUrl}${req.path}`, code: 'request.unknown_path' });
+  });
+
+  // Body parser failures (malformed JSON, too large) answer in the vendor's shape.
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const e = err as { type?: string; status?: number };
+    if (e?.type === 'entity.parse.failed') {
+      res.status(400).json({ status: 'error', message: 'request body is not valid JSON', code: 'request.malformed_json' });
+    } else if (e?.type === 'entity.too.large') {
+      res.status(413).json({ status: 'error', message: 'request body is too large', code: 'request.too_large' });
+    } else next(err);
+  });
+  return router;
+}

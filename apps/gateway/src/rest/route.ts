@@ -1,0 +1,18 @@
+import type { Operation } from '@outreach/core';
+import type { RestErrorShape } from '../errors/error-map';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  method: HttpMethod;
+  /** Relative to /api/v1, Express syntax (`/unibox/threads/:thread_id/mark-as-read`). */
+  path: string;
+  op: Operation;
+  /** Error body shape; the spec's variation-stats operation answers `{ message }`. */
+  errorShape?: RestErrorShape;
+  deprecated?: boolean;
+}
+
+export function route(method: HttpMethod, path: string, op: Operation, extra: Omit<Route, 'method' | 'path' | 'op'> = {}): Route {
+  return { method, path, op, ...extra };
+}

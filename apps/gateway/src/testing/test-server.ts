@@ -1,0 +1,57 @@
+import { createTRPCClient, httpLink } from '@trpc/client';
+import { silentLogger, testDatabase } from '@outreach/core/testing';
+import { createApp } from '../app';
+import { loadEnv, type Env } from '../env';
+import { listen } from '../server';
+import { gatewayDeps } from '../services';
+import type { Route } from '../rest/route';
+import type { AppRouter } from '../trpc/router';
+
+/** The real app on a loopback port, on the suite's database. */
+export async function startTestServer(options: { env?: Record<string, string>; routes?: Route[] } = {}) {
+  const db = await testDatabase();
+  const env: Env = loadEnv({ NODE_ENV: 'test', ...options.env });
+  const deps = gatewayDeps({ db, env, log: silentLogger });
+  const app = createApp({ deps, db, publicUrl: 'http://localhost', development: false, routes: options.routes });
+  const server = await listen({ app, port: 0, host: '127.0.0.1', log: silentLogger, shutdownTimeoutMs: 1_000 });
+  const url = server.url;
+
+  async function rest(method: string, path: string, options: { key?: string; query?: Record<string, string>; body?: unknown; headers?: Record<string, string> } = {}) {
+    const qs = options.query ? `?${new URLSearchParams(options.query)}` : '';
+    const response = await fetch(`${url}/api/v1${path}${qs}`, {
+      method,
+      headers: {
+        ...(options.key ? { 'x-api-key': options.key } : {}),
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
+      body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    return { status: response.status, headers: response.headers, body };
+  }
+
+  async function graphql(query: string, options: { key?: string; variables?: Record<string, unknown> } = {}) {
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...(options.key ? { 'x-api-key': options.key } : {}) },
+      body: JSON.stringify({ query, variables: options.variables }),
+    });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  }
+
+  function trpc(key?: string) {
+    return createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${url}/trpc`, headers: () => (key ? { 'x-api-key': key } : {}) })],
+    });
+  }
+
+  return { url, db, deps, rest, graphql, trpc, close: server.close };
+}
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;

@@ -1,0 +1,84 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { ZodError, type z } from 'zod';
+import { executeParsedOperation, fromZodError, toDomainError, type Ctx, type Operation, type OperationKind } from '@outreach/core';
+import { trpcError } from '../errors/error-map';
+import { authenticatedContext, type GatewayDeps } from '../request-context';
+
+/** Request-free: tests build it directly, the HTTP adapter builds it from headers. */
+export interface TrpcContext {
+  deps: GatewayDeps;
+  apiKey: string | undefined;
+  requestId: string;
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  isDev: false,
+  errorFormatter({ shape, error, ctx }) {
+    const cause = error.cause;
+    const domain = cause instanceof ZodError ? fromZodError(cause) : toDomainError(cause);
+    if (error.code === 'INTERNAL_SERVER_ERROR' && !domain) {
+      const requestId = ctx?.requestId ?? 'unknown';
+      return {
+        ...shape,
+        message: `Internal server error (request id ${requestId})`,
+        data: { ...shape.data, request_id: requestId },
+      };
+    }
+    return {
+      ...shape,
+      message: domain?.message ?? shape.message,
+      data: {
+        ...shape.data,
+        ...(domain ? { domain_code: domain.code, kind: domain.kind } : {}),
+        ...(domain?.fieldErrors.length ? { errors: domain.fieldErrors } : {}),
+        ...(domain?.retryAfter !== undefined ? { retry_after: domain.retryAfter } : {}),
+      },
+    };
+  },
+});
+
+export const router = t.router;
+
+const authed = t.procedure.use(async ({ ctx, next }) => {
+  let opCtx: Ctx;
+  try {
+    opCtx = await authenticatedContext({ deps: ctx.deps, apiKey: ctx.apiKey, requestId: ctx.requestId });
+  } catch (error) {
+    throw trpcError(error);
+  }
+  return next({ ctx: { ...ctx, op: opCtx } });
+});
+
+type ProcedureOf<I extends z.ZodType, O extends z.ZodType, K extends OperationKind> = K extends 'query'
+  ? ReturnType<typeof queryOf<I, O>>
+  : ReturnType<typeof mutationOf<I, O>>;
+
+function resolverOf<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, OperationKind>) {
+  // tRPC has parsed the input with op.input already; its generic type is opaque here.
+  return async ({ ctx, input }: { ctx: { op: Ctx }; input: unknown }) => {
+    try {
+      // The .output() parser types what clients see; the cast only bridges tRPC's generic here.
+      return (await executeParsedOperation({ op, ctx: ctx.op, input: input as z.output<I> })) as never;
+    } catch (error) {
+      if (!toDomainError(error)) ctx.op.log.error({ err: error, op: op.name }, 'unhandled error');
+      throw trpcError(error);
+    }
+  };
+}
+
+function queryOf<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, OperationKind>) {
+  return authed.input(op.input).output(op.output).query(resolverOf(op));
+}
+
+function mutationOf<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, OperationKind>) {
+  return authed.input(op.input).output(op.output).mutation(resolverOf(op));
+}
+
+/** One tRPC procedure from one operation: same input and output schemas, same rules. */
+export function procedureFor<I extends z.ZodType, O extends z.ZodType, K extends OperationKind>(
+  op: Operation<I, O, K>,
+): ProcedureOf<I, O, K> {
+  return (op.kind === 'query' ? queryOf(op) : mutationOf(op)) as ProcedureOf<I, O, K>;
+}
+
+export { TRPCError };

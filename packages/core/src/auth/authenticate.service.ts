@@ -1,0 +1,76 @@
+import type { PrismaClient } from '@outreach/db';
+import type { Actor } from '../shared/context';
+import { DomainError } from '../shared/errors';
+import { hashApiKey, isWellFormedApiKey } from './api-key.rules';
+
+export function unauthenticated(code: string, message: string): DomainError {
+  return new DomainError({ kind: 'unauthenticated', code, message });
+}
+
+async function loadActor(db: PrismaClient, apiKey: string): Promise<Actor | null> {
+  const key = await db.apiKey.findUnique({
+    where: { keyHash: hashApiKey(apiKey) },
+    select: {
+      id: true,
+      organizationId: true,
+      workspaceId: true,
+      revokedAt: true,
+      client: { select: { status: true, grants: { select: { workspaceId: true, permissions: true, hideLabels: true } } } },
+    },
+  });
+  if (!key || key.revokedAt) return null;
+  if (key.client) {
+    if (key.client.status !== 'ACTIVE') return null;
+    const clientGrants = Object.fromEntries(
+      key.client.grants.map((g) => [g.workspaceId, { permissions: g.permissions, hideLabels: g.hideLabels }]),
+    );
+    return {
+      organizationId: key.organizationId,
+      apiKeyId: key.id,
+      workspaceIds: Object.keys(clientGrants),
+      clientGrants,
+    };
+  }
+  return {
+    organizationId: key.organizationId,
+    apiKeyId: key.id,
+    workspaceIds: key.workspaceId ? [key.workspaceId] : null,
+    clientGrants: null,
+  };
+}
+
+export interface Authenticator {
+  /** Resolves a key to its actor; throws `unauthenticated` for a missing, unknown or revoked key. */
+  authenticate(apiKey: string | undefined): Promise<Actor>;
+  /** Drops cached lookups, e.g. after a key was revoked or a client deactivated in this process. */
+  invalidate(): void;
+}
+
+/**
+ * Key lookups are cached for `ttlMs` (default 5 s) so a burst of requests costs one
+ * query; a revocation made through another process takes effect within that time.
+ */
+export function createAuthenticator(options: { db: PrismaClient; ttlMs?: number; maxEntries?: number }): Authenticator {
+  const ttlMs = options.ttlMs ?? 5_000;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const cache = new Map<string, { actor: Actor | null; expires: number }>();
+  return {
+    async authenticate(apiKey) {
+      const key = apiKey?.trim().toLowerCase();
+      if (!key) throw unauthenticated('auth.missing_key', 'API key is required: send it in the x-api-key header');
+      if (!isWellFormedApiKey(key)) throw unauthenticated('auth.invalid_key', 'API key is invalid');
+      const now = Date.now();
+      let entry = cache.get(key);
+      if (!entry || entry.expires <= now) {
+        entry = { actor: await loadActor(options.db, key), expires: now + ttlMs };
+        if (cache.size >= maxEntries) cache.clear();
+        cache.set(key, entry);
+      }
+      if (!entry.actor) throw unauthenticated('auth.invalid_key', 'API key is invalid or revoked');
+      return entry.actor;
+    },
+    invalidate() {
+      cache.clear();
+    },
+  };
+}

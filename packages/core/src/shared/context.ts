@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import type { PrismaClient } from '@outreach/db';
+import type { Ports } from './ports';
+
+/** Who is calling: resolved from an API key by the transports, before any operation runs. */
+export interface Actor {
+  organizationId: string;
+  apiKeyId: string;
+  /** null: every workspace of the organization; otherwise only these. */
+  workspaceIds: string[] | null;
+  /** Client-access keys: the permissions granted per workspace (null for organization keys). */
+  clientGrants: Record<string, { permissions: string[]; hideLabels: string[] }> | null;
+}
+
+export interface Settings {
+  /** Lead allowance of an organization whose own allowance is not set. */
+  defaultLeadAllowance: number;
+}
+
+export interface Ctx {
+  actor: Actor;
+  db: PrismaClient;
+  ports: Ports;
+  log: Logger;
+  requestId: string;
+  settings: Settings;
+}
+
+/** What a Ctx is made of before an actor is known (composition root, CLI, workers). */
+export type ServiceDeps = Omit<Ctx, 'actor' | 'requestId'>;

@@ -1,0 +1,12 @@
+// The external systems the domain talks to. Each sits behind a small interface so
+// that tests can run real local servers (or an injected clock) in their place.
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface Ports {
+  clock: Clock;
+}

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import type { Database } from '@outreach/db';
+import type { Actor, Ctx, ServiceDeps } from '../shared/context';
+import { systemClock, type Clock } from '../shared/ports';
+import { createOrganization } from '../auth/organization.service';
+
+export const silentLogger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+
+export function testServiceDeps(options: { db: Database; clock?: Clock; defaultLeadAllowance?: number }): ServiceDeps {
+  return {
+    db: options.db.prisma,
+    ports: { clock: options.clock ?? systemClock },
+    log: silentLogger,
+    settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000 },
+  };
+}
+
+/** A fresh organization with one workspace and a key; every test makes its own. */
+export async function createTestOrganization(options: { db: Database; name?: string; leadAllowance?: number }) {
+  const created = await createOrganization({
+    db: options.db.prisma,
+    name: options.name ?? `test-org-${randomUUID().slice(0, 8)}`,
+    leadAllowance: options.leadAllowance,
+  });
+  const actor: Actor = {
+    organizationId: created.organizationId,
+    apiKeyId: created.apiKeyId,
+    workspaceIds: null,
+    clientGrants: null,
+  };
+  return { ...created, actor };
+}
+
+export function testCtx(options: { deps: ServiceDeps; actor: Actor }): Ctx {
+  return { ...options.deps, actor: options.actor, requestId: `test-${randomUUID()}` };
+}

@@ -1,0 +1,2 @@
+export { testDatabase, usingPostgres } from './database';
+export { createTestOrganization, testCtx, testServiceDeps, silentLogger } from './factories';

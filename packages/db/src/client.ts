@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
+import type pg from 'pg';
+import { createPgEngineAdapter } from './engine-adapter';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaClient } from './generated/prisma/client';
+
+export type { PrismaClient };
+
+export type DatabaseOptions =
+  | {
+      /** postgres://… — production PostgreSQL through @prisma/adapter-pg. */
+      url: string;
+      /** Connections in the pool (default 10). */
+      poolSize?: number;
+      /** How long a query waits for a free connection before failing, in ms (default 10 000). */
+      acquireTimeoutMs?: number;
+    }
+  | {
+      /** Directory for an embedded PGlite database; omit for an in-memory one. */
+      dataDir?: string;
+    };
+
+export interface EngineAdapter {
+  factory: SqlMigrationAwareDriverAdapterFactory;
+  dispose(): Promise<void>;
+}
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'postgres' | 'pglite';
+  /** A driver adapter for one schema-engine run, on the same database as the client. */
+  engineAdapter(): EngineAdapter;
+  /** A short description for logs, without credentials. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable url)';
+  }
+}
+
+export async function createDatabase(options: DatabaseOptions): Promise<Database> {
+  if ('url' in options) {
+    const connection = parseIntoClientConfig(options.url) as pg.PoolConfig;
+    const adapterFactory = new PrismaPg({
+      ...connection,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000,
+      idleTimeoutMillis: 30_000,
+    });
+    const prisma = new PrismaClient({ adapter: adapterFactory });
+    return {
+      prisma,
+      kind: 'postgres',
+      engineAdapter: () => createPgEngineAdapter(connection),
+      describe: `postgres ${redactUrl(options.url)}`,
+      close: () => prisma.$disconnect(),
+    };
+  }
+  let dataDir: string | undefined;
+  if (options.dataDir) {
+    dataDir = resolve(options.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const pglite = new PGlite(dataDir ? { dataDir } : undefined);
+  await pglite.waitReady;
+  const adapterFactory = new PrismaPGlite(pglite);
+  const prisma = new PrismaClient({ adapter: adapterFactory });
+  let closed = false;
+  return {
+    prisma,
+    kind: 'pglite',
+    // PGlite's adapter shares the one in-process database (its dispose is a no-op)
+    // and opens a fresh in-memory database as the shadow.
+    engineAdapter: () => ({ factory: adapterFactory, dispose: async () => {} }),
+    describe: dataDir ? `pglite ${dataDir}` : 'pglite (in memory)',
+    async close() {
+      if (closed) return;
+      closed = true;
+      await prisma.$disconnect();
+      // Closing PGlite flushes its files; an unclosed data directory can be left corrupt.
+      await pglite.close();
+    },
+  };
+}

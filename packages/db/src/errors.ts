@@ -1,0 +1,43 @@
+// Classifies Prisma errors so that core can turn them into domain errors;
+// the dependency points core → db, so db does not know DomainError itself.
+export type PrismaErrorClass =
+  | { kind: 'conflict'; target: string[] }
+  | { kind: 'not_found' }
+  | null;
+
+interface KnownRequestErrorLike {
+  code: string;
+  meta?: Record<string, unknown>;
+}
+
+function isKnownRequestError(error: unknown): error is KnownRequestErrorLike {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof (error as { code: unknown }).code === 'string' &&
+    /^P\d{4}$/.test((error as { code: string }).code)
+  );
+}
+
+export function classifyPrismaError(error: unknown): PrismaErrorClass {
+  if (!isKnownRequestError(error)) return null;
+  if (error.code === 'P2002') {
+    const meta = error.meta ?? {};
+    const target = meta['target'];
+    const fields =
+      Array.isArray(target) ? target.map(String)
+      : typeof target === 'string' ? [target]
+      : extractAdapterFields(meta);
+    return { kind: 'conflict', target: fields };
+  }
+  if (error.code === 'P2025' || error.code === 'P2001') return { kind: 'not_found' };
+  return null;
+}
+
+function extractAdapterFields(meta: Record<string, unknown>): string[] {
+  // Driver adapters report the constraint under meta.driverAdapterError.cause.constraint.fields.
+  const cause = (meta['driverAdapterError'] as { cause?: { constraint?: { fields?: unknown } } } | undefined)?.cause;
+  const fields = cause?.constraint?.fields;
+  return Array.isArray(fields) ? fields.map(String) : [];
+}
