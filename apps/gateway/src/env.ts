@@ -26,6 +26,12 @@ export const Env = z.object({
   RATE_LIMIT_BURST: intFromEnv(200, 1),
   /** Lead allowance for organizations without their own (plan allowance). */
   DEFAULT_LEAD_ALLOWANCE: intFromEnv(1_000_000, 0),
+  /** DNS servers for domain checks (comma-separated host or host:port); empty: the system's. */
+  DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+  DNS_TIMEOUT_MS: intFromEnv(3_000, 100),
   /** How long a shutdown waits for in-flight requests before closing them, in ms. */
   SHUTDOWN_TIMEOUT_MS: intFromEnv(10_000, 0),
 });

@@ -1,5 +1,5 @@
 import { applyMigrations, createDatabase, type Database } from '@outreach/db';
-import { createAuthenticator, systemClock, type ServiceDeps } from '@outreach/core';
+import { createAuthenticator, createDnsResolver, systemClock, type ServiceDeps } from '@outreach/core';
 import type { Logger } from 'pino';
 import type { Env } from './env';
 import { createRateLimiter } from './rate-limit';
@@ -23,7 +23,7 @@ export async function migrate(options: { db: Database; log: Logger }) {
 export function gatewayDeps(options: { db: Database; env: Env; log: Logger }): GatewayDeps {
   const service: ServiceDeps = {
     db: options.db.prisma,
-    ports: { clock: systemClock },
+    ports: { clock: systemClock, dns: createDnsResolver({ servers: options.env.DNS_SERVERS, timeoutMs: options.env.DNS_TIMEOUT_MS }) },
     log: options.log,
     settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE },
   };

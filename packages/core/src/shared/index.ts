@@ -4,3 +4,4 @@ export * from './operation';
 export * from './ports';
 export * from './schemas';
 export * from './tenancy';
+export * from './dns';

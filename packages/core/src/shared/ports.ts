@@ -1,3 +1,5 @@
+import type { DnsResolver } from './dns';
+
 // The external systems the domain talks to. Each sits behind a small interface so
 // that tests can run real local servers (or an injected clock) in their place.
 
@@ -9,4 +11,5 @@ export const systemClock: Clock = { now: () => new Date() };
 
 export interface Ports {
   clock: Clock;
+  dns: DnsResolver;
 }

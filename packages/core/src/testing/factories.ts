@@ -3,14 +3,15 @@ import { pino } from 'pino';
 import type { Database } from '@outreach/db';
 import type { Actor, Ctx, ServiceDeps } from '../shared/context';
 import { systemClock, type Clock } from '../shared/ports';
+import { createDnsResolver, type DnsResolver } from '../shared/dns';
 import { createOrganization } from '../auth/organization.service';
 
 export const silentLogger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
 
-export function testServiceDeps(options: { db: Database; clock?: Clock; defaultLeadAllowance?: number }): ServiceDeps {
+export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: DnsResolver; defaultLeadAllowance?: number }): ServiceDeps {
   return {
     db: options.db.prisma,
-    ports: { clock: options.clock ?? systemClock },
+    ports: { clock: options.clock ?? systemClock, dns: options.dns ?? createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }) },
     log: silentLogger,
     settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000 },
   };

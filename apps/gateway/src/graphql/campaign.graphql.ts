@@ -1,0 +1,2 @@
+// GraphQL fields of the campaign operations.
+export {};

@@ -1,0 +1,2 @@
+// GraphQL fields of the lead operations.
+export {};

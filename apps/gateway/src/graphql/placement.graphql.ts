@@ -1,0 +1,2 @@
+// GraphQL fields of the placement operations.
+export {};

@@ -1,0 +1,2 @@
+// GraphQL fields of the unibox operations.
+export {};

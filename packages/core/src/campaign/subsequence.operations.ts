@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineOperation } from '../shared/operation';
+import { WorkspaceIdField } from '../shared/schemas';
+
+// Placeholder: replaced by the operation's implementation.
+export const createSubsequence = defineOperation({
+  name: 'campaign.addSubsequence',
+  kind: 'mutation',
+  summary: 'campaign.addSubsequence',
+  input: z.object({ workspace_id: WorkspaceIdField }),
+  output: z.object({}),
+  workspace: 'required',
+  async run() {
+    throw new Error('not implemented');
+  },
+});

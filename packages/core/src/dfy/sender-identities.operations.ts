@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineOperation } from '../shared/operation';
+import { WorkspaceIdField } from '../shared/schemas';
+
+// Placeholder: replaced by the operation's implementation.
+export const generateSenderIdentities = defineOperation({
+  name: 'dfy.generateSenderIdentities',
+  kind: 'mutation',
+  summary: 'dfy.generateSenderIdentities',
+  input: z.object({ workspace_id: WorkspaceIdField }),
+  output: z.object({}),
+  workspace: 'required',
+  async run() {
+    throw new Error('not implemented');
+  },
+});
