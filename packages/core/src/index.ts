@@ -6,3 +6,7 @@ export { createOrganization, issueApiKey, revokeApiKey } from './auth/organizati
 export { SYSTEM_LEAD_LABELS } from './workspace/workspace.rules';
 export * from './workspace/workspace.schemas';
 export * from './lead-label/lead-label.schemas';
+export * from './campaign/variation-stats.schemas';
+export * from './campaign/subsequence.schemas';
+export * from './unibox/campaign-emails.schemas';
+export * from './lead/lead-add.schemas';

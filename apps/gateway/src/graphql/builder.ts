@@ -11,7 +11,7 @@ export interface GraphqlContext {
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: GraphqlContext;
-  Scalars: { DateTime: { Input: Date; Output: Date } };
+  Scalars: { DateTime: { Input: Date; Output: Date }; JSON: { Input: unknown; Output: unknown } };
   DefaultFieldNullability: false;
 }>({
   plugins: [PrismaPlugin],
@@ -33,6 +33,12 @@ builder.scalarType('DateTime', {
     if (Number.isNaN(date.getTime())) throw new TypeError('DateTime must be an ISO 8601 timestamp');
     return date;
   },
+});
+
+builder.scalarType('JSON', {
+  description: 'Any JSON value',
+  serialize: (value) => value,
+  parseValue: (value) => value,
 });
 
 builder.queryType({});

@@ -1,16 +1,114 @@
-import { z } from 'zod';
+import { newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
-import { WorkspaceIdField } from '../shared/schemas';
+import { invalidField } from '../shared/errors';
+import { AddLeadsInput, AddLeadsOutput } from './lead-add.schemas';
+import { planLeadUpload } from './lead-add.rules';
+import { insertLeads, overwriteLeads, type SkipRule } from './lead-add.queries';
 
-// Placeholder: replaced by the operation's implementation.
 export const addLeads = defineOperation({
   name: 'lead.add',
   kind: 'mutation',
-  summary: 'lead.add',
-  input: z.object({ workspace_id: WorkspaceIdField }),
-  output: z.object({}),
+  summary: 'Add leads to a campaign',
+  description: [
+    'Adds 1 to 10,000 leads to a campaign in one transaction: a failure leaves no lead of the request behind.',
+    'Addresses are trimmed and compared case-insensitively. A missing or malformed address counts in `invalid_email_count`; a repeat of an address earlier in the request counts in `duplicate_email_count` (the first is kept). Every lead field of the spec is accepted (also the vendor\'s `linkedin_person_url` / `linkedin_company_url`); unknown keys are kept as custom variables; `custom_variables` values must be strings.',
+    'Skipped (`skipped`): addresses on the workspace blocklist or at a blocklisted domain; with `skip_if_in_workspace`, addresses in any other campaign of the workspace; with `skip_lead_in_active_pause_camp`, in an active or paused one; with `skip_lead_for_active_only_camp`, in an active one. An address already in this campaign counts in `already_in_campaign`, or with `is_overwrite` has its given fields updated (custom variables merged) and counts in `leads_uploaded`.',
+    "Plan allowance: an organization may hold as many leads as its allowance (set per organization with the CLI; the default comes from `DEFAULT_LEAD_ALLOWANCE`). Leads beyond it are not added and count in `overflowed_lead_count`; `remaining_in_plan` is what is left after this upload. Deleting leads frees room.",
+    '`resume_camp_if_completed` sets a completed campaign back to active when at least one lead was added. `crm_sync` is stored on the upload record; there is no CRM integration yet. Flags default to false and also accept "true"/"false".',
+    'The counts add up: total_sent = leads_uploaded + duplicate_email_count + already_in_campaign + invalid_email_count + skipped + overflowed_lead_count.',
+  ].join('\n\n'),
+  input: AddLeadsInput,
+  output: AddLeadsOutput,
   workspace: 'required',
-  async run() {
-    throw new Error('not implemented');
+  permission: 'CAMPAIGN_EDIT',
+  async run(ctx, input) {
+    const plan = planLeadUpload({ leads: input.leads });
+    const skip: SkipRule = input.skip_if_in_workspace
+      ? 'any_campaign'
+      : input.skip_lead_in_active_pause_camp
+        ? 'active_or_paused'
+        : input.skip_lead_for_active_only_camp
+          ? 'active'
+          : 'none';
+
+    return ctx.db.$transaction(
+      async (tx) => {
+        // Uploads of one organization are serialised on its row, so the allowance holds.
+        const [org] = await tx.$queryRawUnsafe<{ lead_allowance: number | null; lead_count: number }[]>(
+          'SELECT lead_allowance, lead_count FROM organizations WHERE id = $1 FOR UPDATE',
+          ctx.actor.organizationId,
+        );
+        const campaign = await tx.campaign.findFirst({
+          where: { id: input.campaign_id, workspaceId: input.workspace_id },
+          select: { id: true, type: true, status: true },
+        });
+        if (!org || !campaign) throw invalidField('campaign_id', `is not a campaign of workspace ${input.workspace_id}`, 'campaign.not_found');
+        if (campaign.type !== 'parent') {
+          throw invalidField('campaign_id', 'is a subsequence: add its leads with /lead/add-lead-in-subseq', 'campaign.is_subsequence');
+        }
+        if (campaign.status === 'ARCHIVED') throw invalidField('campaign_id', 'is archived', 'campaign.archived');
+
+        const allowance = org.lead_allowance ?? ctx.settings.defaultLeadAllowance;
+        const room = Math.max(0, allowance - org.lead_count);
+        const uploadId = newId();
+        const counts = plan.leads.length
+          ? await insertLeads({
+              tx,
+              organizationId: ctx.actor.organizationId,
+              workspaceId: input.workspace_id,
+              campaignId: campaign.id,
+              uploadId,
+              leads: plan.leads,
+              skip,
+              room,
+            })
+          : { inserted: 0, eligible: 0, skipped: 0, alreadyInCampaign: 0 };
+        const overwritten =
+          input.is_overwrite && counts.alreadyInCampaign
+            ? await overwriteLeads({ tx, workspaceId: input.workspace_id, campaignId: campaign.id, leads: plan.leads })
+            : 0;
+        if (counts.inserted) {
+          await tx.organization.update({ where: { id: ctx.actor.organizationId }, data: { leadCount: { increment: counts.inserted } } });
+        }
+        if (input.resume_camp_if_completed && counts.inserted && campaign.status === 'COMPLETED') {
+          await tx.campaign.update({ where: { id: campaign.id }, data: { status: 'ACTIVE' } });
+        }
+        const result = {
+          status: 'success' as const,
+          total_sent: input.leads.length,
+          leads_uploaded: counts.inserted + overwritten,
+          duplicate_email_count: plan.duplicates,
+          already_in_campaign: counts.alreadyInCampaign - overwritten,
+          invalid_email_count: plan.invalid,
+          skipped: counts.skipped,
+          remaining_in_plan: room - counts.inserted,
+          overflowed_lead_count: counts.eligible - counts.inserted,
+        };
+        await tx.leadUpload.create({
+          data: {
+            id: uploadId,
+            workspaceId: input.workspace_id,
+            campaignId: campaign.id,
+            crmSync: input.crm_sync,
+            flags: {
+              skip_if_in_workspace: input.skip_if_in_workspace,
+              skip_lead_in_active_pause_camp: input.skip_lead_in_active_pause_camp,
+              skip_lead_for_active_only_camp: input.skip_lead_for_active_only_camp,
+              resume_camp_if_completed: input.resume_camp_if_completed,
+              is_overwrite: input.is_overwrite,
+            },
+            totalSent: result.total_sent,
+            leadsUploaded: result.leads_uploaded,
+            duplicateEmailCount: result.duplicate_email_count,
+            alreadyInCampaign: result.already_in_campaign,
+            invalidEmailCount: result.invalid_email_count,
+            skipped: result.skipped,
+            overflowedLeadCount: result.overflowed_lead_count,
+          },
+        });
+        return result;
+      },
+      { timeout: 120_000, maxWait: 30_000 },
+    );
   },
 });

@@ -5,3 +5,5 @@ export * from './ports';
 export * from './schemas';
 export * from './tenancy';
 export * from './dns';
+export * from './time';
+export * from './pagination';

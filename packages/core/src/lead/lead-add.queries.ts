@@ -1,0 +1,113 @@
+import { newId, type Tx } from '@outreach/db';
+import { LEAD_COLUMNS, type PlannedLead } from './lead-add.rules';
+
+/** How leads already elsewhere in the workspace are treated. */
+export type SkipRule = 'none' | 'any_campaign' | 'active_or_paused' | 'active';
+
+const COLUMN_LIST = LEAD_COLUMNS.join(', ');
+
+/** unnest() over one text[] parameter per column, starting at parameter `first`. */
+function unnestInput(first: number): string {
+  const params = ['id', 'email', 'email_normalized', ...LEAD_COLUMNS, 'custom_variables']
+    .map((_, i) => `$${first + i}::text[]`)
+    .join(', ');
+  return `SELECT * FROM unnest(${params}, $${first + LEAD_COLUMNS.length + 4}::int[])
+            AS t(id, email, email_normalized, ${COLUMN_LIST}, custom_variables, ord)`;
+}
+
+function inputArrays(leads: PlannedLead[]): unknown[] {
+  return [
+    leads.map(() => newId()),
+    leads.map((l) => l.email),
+    leads.map((l) => l.emailNormalized),
+    ...LEAD_COLUMNS.map((c) => leads.map((l) => l.columns[c])),
+    leads.map((l) => JSON.stringify(l.customVariables)),
+    leads.map((_, i) => i),
+  ];
+}
+
+const BLOCKED = `EXISTS (SELECT 1 FROM blocklist_entries b
+                  WHERE b.workspace_id = $1 AND b.value IN (t.email_normalized, split_part(t.email_normalized, '@', 2)))`;
+
+/**
+ * Classifies and inserts a whole upload in one statement: each row is probed by
+ * index against the blocklist (address or domain), this campaign, and the
+ * workspace's other campaigns (per the skip rule); the eligible rows are inserted
+ * in request order up to `room` (the allowance left). Returns the counts.
+ */
+export async function insertLeads(options: {
+  tx: Tx;
+  organizationId: string;
+  workspaceId: string;
+  campaignId: string;
+  uploadId: string;
+  leads: PlannedLead[];
+  skip: SkipRule;
+  room: number;
+}): Promise<{ inserted: number; eligible: number; skipped: number; alreadyInCampaign: number }> {
+  // The skip rule is a parameter so that the statement text (and its plan) is one.
+  const elsewhere = `CASE $6::text WHEN 'none' THEN false ELSE EXISTS (
+           SELECT 1 FROM leads o JOIN campaigns k ON k.id = o.campaign_id
+            WHERE o.workspace_id = $1 AND o.email_normalized = t.email_normalized AND o.campaign_id <> $2
+              AND ($6::text = 'any_campaign' OR k.status::text = 'ACTIVE'
+                   OR ($6::text = 'active_or_paused' AND k.status::text = 'PAUSED'))) END`;
+  const sql = `
+    WITH t AS (${unnestInput(7)}),
+    c AS (
+      SELECT t.*,
+             ${BLOCKED} AS blocked,
+             EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = $2 AND l.email_normalized = t.email_normalized) AS in_campaign,
+             ${elsewhere} AS elsewhere
+        FROM t
+    ),
+    e AS (
+      SELECT * FROM c WHERE NOT blocked AND NOT in_campaign AND NOT elsewhere ORDER BY ord LIMIT $5
+    ),
+    ins AS (
+      INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, ${COLUMN_LIST},
+                         custom_variables, upload_id, created_at, updated_at)
+      SELECT id, $3, $1, $2, email, email_normalized, ${COLUMN_LIST}, custom_variables::jsonb, $4, now(), now()
+        FROM e
+      ON CONFLICT (campaign_id, email_normalized) DO NOTHING
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM ins)::int AS inserted,
+           count(*) FILTER (WHERE NOT blocked AND NOT in_campaign AND NOT elsewhere)::int AS eligible,
+           count(*) FILTER (WHERE blocked OR (NOT in_campaign AND elsewhere))::int AS skipped,
+           count(*) FILTER (WHERE NOT blocked AND in_campaign)::int AS already_in_campaign
+      FROM c`;
+  const [row] = await options.tx.$queryRawUnsafe<{ inserted: number; eligible: number; skipped: number; already_in_campaign: number }[]>(
+    sql,
+    options.workspaceId,
+    options.campaignId,
+    options.organizationId,
+    options.uploadId,
+    options.room,
+    options.skip,
+    ...inputArrays(options.leads),
+  );
+  return {
+    inserted: row?.inserted ?? 0,
+    eligible: row?.eligible ?? 0,
+    skipped: row?.skipped ?? 0,
+    alreadyInCampaign: row?.already_in_campaign ?? 0,
+  };
+}
+
+/**
+ * is_overwrite: updates the leads of this campaign that the upload names (and the
+ * blocklist does not): given fields replace stored ones, custom variables merge.
+ */
+export async function overwriteLeads(options: { tx: Tx; workspaceId: string; campaignId: string; leads: PlannedLead[] }): Promise<number> {
+  const sets = LEAD_COLUMNS.map((c) => `${c} = coalesce(t.${c}, l.${c})`).join(', ');
+  return options.tx.$executeRawUnsafe(
+    `WITH t AS (${unnestInput(3)})
+     UPDATE leads l
+        SET ${sets}, email = t.email, custom_variables = l.custom_variables || t.custom_variables::jsonb, updated_at = now()
+       FROM t
+      WHERE l.campaign_id = $2 AND l.email_normalized = t.email_normalized AND NOT ${BLOCKED}`,
+    options.workspaceId,
+    options.campaignId,
+    ...inputArrays(options.leads),
+  );
+}

@@ -1,0 +1,95 @@
+import type { LeadObject } from './lead-add.schemas';
+
+const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** A deliverable-looking address: dot-atom local part, a domain with a TLD of letters. */
+export function isValidEmail(address: string): boolean {
+  if (address.length > 254) return false;
+  const at = address.lastIndexOf('@');
+  if (at <= 0 || at === address.length - 1) return false;
+  const local = address.slice(0, at);
+  const labels = address.slice(at + 1).split('.');
+  return (
+    local.length <= 64 &&
+    LOCAL.test(local) &&
+    labels.length >= 2 &&
+    labels.every((l) => LABEL.test(l)) &&
+    /^[A-Za-z]{2,63}$/.test(labels[labels.length - 1] as string)
+  );
+}
+
+export const LEAD_COLUMNS = [
+  'first_name',
+  'last_name',
+  'notes',
+  'address_line',
+  'city',
+  'state',
+  'country',
+  'country_code',
+  'phone_number',
+  'company_name',
+  'company_website',
+  'job_title',
+  'network_person_url',
+  'network_company_url',
+] as const;
+export type LeadColumn = (typeof LEAD_COLUMNS)[number];
+
+const KNOWN_KEYS = new Set<string>(['email', 'custom_variables', 'linkedin_person_url', 'linkedin_company_url', ...LEAD_COLUMNS]);
+
+export interface PlannedLead {
+  email: string;
+  emailNormalized: string;
+  columns: Record<LeadColumn, string | null>;
+  customVariables: Record<string, string>;
+}
+
+export interface UploadPlan {
+  leads: PlannedLead[];
+  invalid: number;
+  duplicates: number;
+}
+
+function clean(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const s = String(value).trim();
+  return s === '' ? null : s;
+}
+
+/**
+ * Normalises a request's leads: addresses trimmed and compared lower-case; a
+ * missing or malformed address is invalid; a repeat of an earlier address in the
+ * same request is a duplicate (the first occurrence is kept); unknown keys become
+ * custom variables (as strings), beside the explicit `custom_variables`.
+ */
+export function planLeadUpload(options: { leads: LeadObject[] }): UploadPlan {
+  const seen = new Set<string>();
+  const leads: PlannedLead[] = [];
+  let invalid = 0;
+  let duplicates = 0;
+  for (const lead of options.leads) {
+    const email = typeof lead.email === 'string' ? lead.email.trim() : '';
+    if (!isValidEmail(email)) {
+      invalid++;
+      continue;
+    }
+    const emailNormalized = email.toLowerCase();
+    if (seen.has(emailNormalized)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(emailNormalized);
+    const columns = Object.fromEntries(LEAD_COLUMNS.map((c) => [c, clean(lead[c])])) as Record<LeadColumn, string | null>;
+    columns.network_person_url ??= clean(lead.linkedin_person_url);
+    columns.network_company_url ??= clean(lead.linkedin_company_url);
+    const customVariables: Record<string, string> = {};
+    for (const [key, value] of Object.entries(lead)) {
+      if (!KNOWN_KEYS.has(key) && value !== null && value !== undefined) customVariables[key] = String(value);
+    }
+    Object.assign(customVariables, lead.custom_variables ?? {});
+    leads.push({ email, emailNormalized, columns, customVariables });
+  }
+  return { leads, invalid, duplicates };
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "organizations" ADD COLUMN     "lead_count" INTEGER NOT NULL DEFAULT 0;
