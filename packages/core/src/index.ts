@@ -10,3 +10,5 @@ export * from './campaign/variation-stats.schemas';
 export * from './campaign/subsequence.schemas';
 export * from './unibox/campaign-emails.schemas';
 export * from './lead/lead-add.schemas';
+export * from './dfy/sender-identities.schemas';
+export * from './placement/recipient-providers.schemas';
