@@ -1,7 +1,222 @@
-// npm run bench — see bench/README.md. Benchmarks are added with the operations they measure.
+// npm run bench — see bench/README.md. Needs PostgreSQL: BENCH_DATABASE_URL or DATABASE_URL.
+import pg from 'pg';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseIntoClientConfig } from 'pg-connection-string';
+import { applyMigrations, createDatabase, newId } from '@outreach/db';
+import { CAMPAIGN_EMAILS_SQL, executeOperation, operations, OPEN_RANGE, VARIATION_COUNTS_SQL, type Ctx } from '@outreach/core';
+import { createApp, createLogger, gatewayDeps, listen, loadEnv } from '@outreach/gateway';
+import { ensureSeed } from './seed';
+import { fmt, interleave, load, median, percentile, time, withLoopMonitor } from './measure';
+
 const url = process.env['BENCH_DATABASE_URL'] ?? process.env['DATABASE_URL'];
 if (!url) {
-  console.error('bench: set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL database the benchmark may fill');
+  console.error('bench: set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL database the benchmark may fill (about 2 GB)');
   process.exit(2);
 }
-console.log('no benchmarks registered yet');
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const say = (line: string) => console.log(line);
+
+const db = await createDatabase({ url, poolSize: 10 });
+await applyMigrations({ db });
+const pool = new pg.Pool({ ...(parseIntoClientConfig(url) as pg.PoolConfig), max: 10 });
+const seed = await ensureSeed({ db, pool, log: say });
+
+const env = loadEnv({ NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000000', RATE_LIMIT_BURST: '100000000', DATABASE_URL: url });
+const log = createLogger({ level: 'warn' });
+const deps = gatewayDeps({ db, env, log });
+const server = await listen({ app: createApp({ deps, db, publicUrl: 'http://localhost', development: false }), port: 0, host: '127.0.0.1', log, shutdownTimeoutMs: 1000 });
+const actor = await deps.authenticator.authenticate(seed.apiKey);
+const ctx: Ctx = { ...deps.service, actor, requestId: 'bench' };
+const headers = { 'x-api-key': seed.apiKey, 'content-type': 'application/json' };
+const summary: string[] = [];
+
+say(`\nOutreach benchmarks on ${db.describe}; ${ROUNDS} interleaved rounds; medians unless stated.`);
+
+// ── 1. lead upload ─────────────────────────────────────────────────────────────
+{
+  say('\n## POST /lead/add, 5,000 leads (2% blocklisted) into the 1M-lead workspace');
+  const N = 5000;
+  const leadsFor = (tag: string) =>
+    Array.from({ length: N }, (_, i) =>
+      i % 50 === 0
+        ? { email: `blocked${i + 1}@example.org`, first_name: 'Blocked' }
+        : { email: `${tag}-${i}@upload.example.com`, first_name: `F${i}`, last_name: `L${i}`, company_name: 'Acme', industry: 'SaaS' },
+    );
+  const newCampaign = async () => {
+    const id = newId();
+    await pool.query(
+      `INSERT INTO campaigns (id, organization_id, workspace_id, name, status, type, updated_at) VALUES ($1, $2, $3, 'upload bench', 'ACTIVE', 'parent', now())`,
+      [id, seed.organizationId, seed.workspaceId],
+    );
+    return id;
+  };
+  const RAW_SQL = `INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, first_name, last_name, company_name, custom_variables, created_at, updated_at)
+    SELECT t.id, $1, $2, $3, t.email, lower(t.email), t.first_name, t.last_name, t.company_name, t.cv::jsonb, now(), now()
+      FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS t(id, email, first_name, last_name, company_name, cv)
+     WHERE NOT EXISTS (SELECT 1 FROM blocklist_entries b WHERE b.workspace_id = $2 AND b.value IN (lower(t.email), split_part(lower(t.email), '@', 2)))
+    ON CONFLICT (campaign_id, email_normalized) DO NOTHING`;
+  const delays: number[] = [];
+  // One uncounted upload each way first: the first request pays for JIT compilation.
+  const results = await interleave({
+    rounds: ROUNDS + 1,
+    cases: {
+      api: async (round) => {
+        const campaignId = await newCampaign();
+        const body = JSON.stringify({ workspace_id: seed.workspaceId, campaign_id: campaignId, leads: leadsFor(`api${round}-${campaignId}`) });
+        const { value, maxDelayMs } = await withLoopMonitor(() =>
+          time(async () => {
+            const res = await fetch(`${server.url}/api/v1/lead/add`, { method: 'POST', headers, body });
+            const json = (await res.json()) as { leads_uploaded: number };
+            if (res.status !== 200) throw new Error(`lead/add answered ${res.status}: ${JSON.stringify(json)}`);
+            return json.leads_uploaded;
+          }),
+        );
+        if (round > 0) delays.push(maxDelayMs);
+        return (value.value / value.ms) * 1000;
+      },
+      raw: async (round) => {
+        const campaignId = await newCampaign();
+        const leads = leadsFor(`raw${round}-${campaignId}`);
+        const { ms, value } = await time(() =>
+          pool.query(RAW_SQL, [
+            seed.organizationId,
+            seed.workspaceId,
+            campaignId,
+            leads.map(() => newId()),
+            leads.map((l) => l.email),
+            leads.map((l) => l.first_name),
+            leads.map((l) => ('last_name' in l ? l.last_name : null)),
+            leads.map((l) => ('company_name' in l ? l.company_name : null)),
+            leads.map((l) => JSON.stringify('industry' in l ? { industry: l.industry } : {})),
+          ]),
+        );
+        return ((value.rowCount ?? 0) / ms) * 1000;
+      },
+    },
+  });
+  results.api.shift();
+  results.raw.shift();
+  const ratio = median(results.api) / median(results.raw);
+  say(`  API (HTTP + validation + classification + insert): ${fmt(median(results.api), 0)} rows/s   rounds: ${results.api.map((x) => fmt(x, 0)).join(', ')}`);
+  say(`  raw INSERT … SELECT FROM unnest … ON CONFLICT DO NOTHING with blocklist anti-join: ${fmt(median(results.raw), 0)} rows/s   rounds: ${results.raw.map((x) => fmt(x, 0)).join(', ')}`);
+  say(`  ratio ${fmt(ratio)} (target ≥ 0.80); worst event-loop delay during an upload ${fmt(Math.max(...delays), 1)} ms (target ≤ 100)`);
+  summary.push(`lead upload 5,000: ratio ${fmt(ratio)} (≥ 0.80), max loop delay ${fmt(Math.max(...delays), 1)} ms (≤ 100)`);
+}
+
+// ── 2. variation stats ────────────────────────────────────────────────────────
+for (const [label, campaignId, reps] of [
+  ['10,000 sends', seed.smallCampaignId, 30],
+  ['1,000,000 sends', seed.bigCampaignId, 5],
+] as const) {
+  say(`\n## Variation stats, campaign with ${label}`);
+  const rawGroupBy = `SELECT variation_id, count(*)::int AS sent, count(opened_at)::int AS open, count(replied_at)::int AS reply
+                        FROM sent_emails WHERE campaign_id = $1 AND sent_at >= $2 AND sent_at < $3 GROUP BY variation_id`;
+  const opParams = [campaignId, OPEN_RANGE.from, OPEN_RANGE.to, seed.workspaceId];
+  const repeat = async (fn: () => Promise<unknown>) => {
+    const ms: number[] = [];
+    for (let i = 0; i < reps; i++) ms.push((await time(fn)).ms);
+    return median(ms);
+  };
+  await executeOperation({ op: operations.campaign.variationStats, ctx, input: { workspace_id: seed.workspaceId, campaign_id: campaignId } }); // warm
+  const results = await interleave({
+    rounds: ROUNDS,
+    cases: {
+      operation: () => repeat(() => executeOperation({ op: operations.campaign.variationStats, ctx, input: { workspace_id: seed.workspaceId, campaign_id: campaignId } })),
+      raw: () => repeat(() => pool.query(rawGroupBy, [campaignId, OPEN_RANGE.from, OPEN_RANGE.to])),
+    },
+  });
+  const ratio = median(results.operation) / median(results.raw);
+  say(`  operation (validation, scope, campaign with steps and variations, counts with positive replies; Prisma): ${fmt(median(results.operation))} ms;  raw GROUP BY of sent/open/reply through pg: ${fmt(median(results.raw))} ms`);
+  say(`  latency ratio ${fmt(ratio)} (target ≤ 1.30)`);
+  const plan = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${VARIATION_COUNTS_SQL}`, opParams);
+  const lines = plan.rows.map((r: Record<string, string>) => r['QUERY PLAN'] as string);
+  say('  plan:');
+  for (const line of lines) say(`    ${line}`);
+  const indexOnly = lines.some((l) => /Index Only Scan using sent_emails_campaign_id/.test(l));
+  const heapFetches = lines.find((l) => l.includes('Heap Fetches'))?.trim() ?? '';
+  say(`  index-only scan on sent_emails: ${indexOnly ? 'yes' : 'NO'} (${heapFetches})`);
+  summary.push(`variation stats ${label}: ratio ${fmt(ratio)} (≤ 1.30), ${fmt(median(results.operation))} ms vs ${fmt(median(results.raw))} ms, index-only ${indexOnly ? 'yes' : 'no'}`);
+}
+
+// ── 3. campaign emails of one lead ────────────────────────────────────────────
+{
+  say('\n## GET /unibox/campaign-emails for a lead with 5,000 sends: first page and page 50');
+  const base = `${server.url}/api/v1/unibox/campaign-emails?workspace_id=${seed.workspaceId}&lead=${encodeURIComponent(seed.deepLeadEmail)}`;
+  const get = async (trail: string) => {
+    const res = await fetch(`${base}${trail ? `&page_trail=${trail}` : ''}`, { headers });
+    return (await res.json()) as { page_trail: string; data: { id: string; sent_on: string }[] };
+  };
+  let trail = '';
+  let deepLast = { sentOn: '', id: '' };
+  for (let page = 1; page < 50; page++) {
+    const r = await get(trail);
+    trail = r.page_trail;
+    const last = r.data[r.data.length - 1]!;
+    deepLast = { sentOn: last.sent_on, id: last.id };
+  }
+  // The raw baseline: the same keyset SQL the operation runs, through pg.
+
+  const sample = async (fn: () => Promise<unknown>) => {
+    const ms: number[] = [];
+    for (let i = 0; i < 40; i++) ms.push((await time(fn)).ms);
+    return percentile(ms, 50);
+  };
+  const results = await interleave({
+    rounds: ROUNDS,
+    cases: {
+      apiFirst: () => sample(() => get('')),
+      apiDeep: () => sample(() => get(trail)),
+      rawFirst: () => sample(() => pool.query(CAMPAIGN_EMAILS_SQL, [seed.workspaceId, seed.deepLeadEmail, null, null, null, 51])),
+      rawDeep: () => sample(() => pool.query(CAMPAIGN_EMAILS_SQL, [seed.workspaceId, seed.deepLeadEmail, null, deepLast.sentOn, deepLast.id, 51])),
+    },
+  });
+  say(`  first page p50 ${fmt(median(results.apiFirst))} ms (raw keyset query ${fmt(median(results.rawFirst))} ms, ratio ${fmt(median(results.apiFirst) / median(results.rawFirst))})`);
+  say(`  page 50   p50 ${fmt(median(results.apiDeep))} ms (raw keyset query ${fmt(median(results.rawDeep))} ms, ratio ${fmt(median(results.apiDeep) / median(results.rawDeep))})   target p50 ≤ 5 ms`);
+  summary.push(`campaign emails p50: first page ${fmt(median(results.apiFirst))} ms, page 50 ${fmt(median(results.apiDeep))} ms (≤ 5 ms)`);
+}
+
+// ── 4. requests per second per transport ──────────────────────────────────────
+{
+  say('\n## Requests per second: variation stats of the 10,000-send campaign, 8 concurrent keep-alive clients, 3 s each');
+  const raw = http.createServer(async (_req, res) => {
+    try {
+      // The same counts statement the operation runs.
+      const r = await pool.query(VARIATION_COUNTS_SQL, [seed.smallCampaignId, OPEN_RANGE.from, OPEN_RANGE.to, seed.workspaceId]);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(r.rows));
+    } catch {
+      res.writeHead(500).end();
+    }
+  });
+  await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+  const rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+  const q = `workspace_id=${seed.workspaceId}&campaign_id=${seed.smallCampaignId}`;
+  const trpcInput = encodeURIComponent(JSON.stringify({ workspace_id: seed.workspaceId, campaign_id: seed.smallCampaignId }));
+  const gqlBody = JSON.stringify({
+    query: `query($ws: ID!, $id: ID!) { campaign(workspaceId: $ws, id: $id) { variationStats { step variations { variation sent open reply posReply } } } }`,
+    variables: { ws: seed.workspaceId, id: seed.smallCampaignId },
+  });
+  const opts = { concurrency: 8, durationMs: 3000 };
+  const results = await interleave({
+    rounds: ROUNDS,
+    cases: {
+      raw: async () => (await load({ ...opts, url: rawUrl })).rps,
+      rest: async () => (await load({ ...opts, url: `${server.url}/api/v1/campaign/get/variation-stats?${q}`, headers })).rps,
+      trpc: async () => (await load({ ...opts, url: `${server.url}/trpc/campaign.variationStats?input=${trpcInput}`, headers })).rps,
+      graphql: async () => (await load({ ...opts, url: `${server.url}/graphql`, method: 'POST', headers, body: gqlBody })).rps,
+    },
+  });
+  raw.close();
+  const rawRps = median(results.raw);
+  say(`  raw node:http + pg: ${fmt(rawRps, 0)} req/s`);
+  for (const name of ['rest', 'trpc', 'graphql'] as const) {
+    say(`  ${name.padEnd(8)} ${fmt(median(results[name]), 0)} req/s   ratio ${fmt(median(results[name]) / rawRps)}   rounds: ${results[name].map((x) => fmt(x, 0)).join(', ')}`);
+  }
+  summary.push(`req/s vs raw (${fmt(rawRps, 0)}): REST ${fmt(median(results.rest) / rawRps)}, tRPC ${fmt(median(results.trpc) / rawRps)}, GraphQL ${fmt(median(results.graphql) / rawRps)}`);
+}
+
+say('\n## Summary');
+for (const line of summary) say(`  ${line}`);
+await server.close();
+await pool.end();
+await db.close();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRPCClientError } from '@trpc/client';
 import { createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from './testing/test-server';
+import { startTestServer, trpcFailure, type TestServer } from './testing/test-server';
 
 let server: TestServer;
 let key: string;
@@ -17,17 +16,6 @@ beforeAll(async () => {
   foreignWorkspaceId = theirs.workspaceId;
 });
 afterAll(() => server?.close());
-
-async function trpcFailure(call: () => Promise<unknown>): Promise<{ status: number; code: string; field?: string }> {
-  try {
-    await call();
-  } catch (error) {
-    if (!(error instanceof TRPCClientError)) throw error;
-    const data = error.data as { httpStatus: number; code: string; errors?: { field: string }[] };
-    return { status: data.httpStatus, code: data.code, field: data.errors?.[0]?.field };
-  }
-  throw new Error('expected the call to fail');
-}
 
 function gqlFailure(body: any): { code: string; field?: string } {
   const error = body.errors?.[0];

@@ -4,3 +4,4 @@ export { gatewayDeps, migrate, openDatabase } from './services';
 export { loadEnv, type Env } from './env';
 export { routes } from './rest/routes';
 export type { AppRouter } from './trpc/router';
+export { createLogger } from './logger';

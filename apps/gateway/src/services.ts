@@ -1,5 +1,5 @@
 import { applyMigrations, createDatabase, type Database } from '@outreach/db';
-import { createAuthenticator, createDnsResolver, systemClock, type ServiceDeps } from '@outreach/core';
+import { createAuthenticator, createCaches, createDnsResolver, systemClock, type ServiceDeps } from '@outreach/core';
 import type { Logger } from 'pino';
 import type { Env } from './env';
 import { createRateLimiter } from './rate-limit';
@@ -26,6 +26,7 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger }): G
     ports: { clock: systemClock, dns: createDnsResolver({ servers: options.env.DNS_SERVERS, timeoutMs: options.env.DNS_TIMEOUT_MS }) },
     log: options.log,
     settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE },
+    caches: createCaches(),
   };
   return {
     service,

@@ -12,3 +12,5 @@ export * from './unibox/campaign-emails.schemas';
 export * from './lead/lead-add.schemas';
 export * from './dfy/sender-identities.schemas';
 export * from './placement/recipient-providers.schemas';
+export { VARIATION_COUNTS_SQL, OPEN_RANGE } from './campaign/variation-stats.queries';
+export { CAMPAIGN_EMAILS_SQL } from './unibox/campaign-emails.queries';

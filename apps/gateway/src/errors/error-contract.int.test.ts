@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRPCClientError } from '@trpc/client';
 import { z } from 'zod';
 import { createTestOrganization } from '@outreach/core/testing';
 import { defineOperation } from '@outreach/core';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { startTestServer, trpcFailure, type TestServer, type TrpcFailure } from '../testing/test-server';
 import { routes } from '../rest/routes';
 import { route } from '../rest/route';
 
@@ -34,18 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-type Outcome = { status: number; code: string; field?: string };
-
-async function trpcOutcome(call: () => Promise<unknown>): Promise<Outcome> {
-  try {
-    await call();
-  } catch (error) {
-    if (!(error instanceof TRPCClientError)) throw error;
-    const data = error.data as { httpStatus: number; code: string; errors?: { field: string }[] };
-    return { status: data.httpStatus, code: data.code, field: data.errors?.[0]?.field };
-  }
-  throw new Error('expected the call to fail');
-}
+type Outcome = TrpcFailure;
 
 interface Case {
   name: string;
@@ -71,7 +59,7 @@ const cases: () => Case[] = () => [
     name: 'no API key',
     rest: () => restOutcome('GET', '/workspaces'),
     graphql: () => gqlOutcome('{ workspaces { id } }'),
-    trpc: () => trpcOutcome(() => server.trpc().workspace.list.query()),
+    trpc: () => trpcFailure(() => server.trpc().workspace.list.query()),
     expected: {
       rest: { status: 401, code: 'auth.missing_key' },
       graphql: { status: 401, code: 'UNAUTHENTICATED' },
@@ -82,7 +70,7 @@ const cases: () => Case[] = () => [
     name: 'unknown API key',
     rest: () => restOutcome('GET', '/workspaces', { key: '00000000-00000000-00000000-00000000' }),
     graphql: () => gqlOutcome('{ workspaces { id } }', { key: '00000000-00000000-00000000-00000000' }),
-    trpc: () => trpcOutcome(() => server.trpc('00000000-00000000-00000000-00000000').workspace.list.query()),
+    trpc: () => trpcFailure(() => server.trpc('00000000-00000000-00000000-00000000').workspace.list.query()),
     expected: {
       rest: { status: 401, code: 'auth.invalid_key' },
       graphql: { status: 401, code: 'UNAUTHENTICATED' },
@@ -93,7 +81,7 @@ const cases: () => Case[] = () => [
     name: "another organization's workspace",
     rest: () => restOutcome('GET', '/workspace-settings/lead-labels', { key, query: { workspace_id: foreignWorkspaceId } }),
     graphql: () => gqlOutcome(`{ workspace(id: "${foreignWorkspaceId}") { id leadLabels { key } } }`, { key }),
-    trpc: () => trpcOutcome(() => server.trpc(key).leadLabel.list.query({ workspace_id: foreignWorkspaceId })),
+    trpc: () => trpcFailure(() => server.trpc(key).leadLabel.list.query({ workspace_id: foreignWorkspaceId })),
     expected: {
       rest: { status: 403, code: 'auth.workspace_forbidden' },
       graphql: { status: 200, code: 'FORBIDDEN' },
@@ -104,7 +92,7 @@ const cases: () => Case[] = () => [
     name: 'a missing required field',
     rest: () => restOutcome('GET', '/workspace-settings/lead-labels', { key }),
     graphql: () => gqlOutcome('mutation { createWorkspace(name: "   ") { id } }', { key }),
-    trpc: () => trpcOutcome(() => server.trpc(key).leadLabel.list.query({} as { workspace_id: string })),
+    trpc: () => trpcFailure(() => server.trpc(key).leadLabel.list.query({} as { workspace_id: string })),
     expected: {
       rest: { status: 400, code: 'request.invalid', field: 'workspace_id' },
       graphql: { status: 200, code: 'BAD_USER_INPUT', field: 'workspace_name' },
@@ -115,7 +103,7 @@ const cases: () => Case[] = () => [
     name: 'an unknown route',
     rest: () => restOutcome('GET', '/campaign/no-such-thing', { key }),
     graphql: () => gqlOutcome('{ noSuchField }', { key }),
-    trpc: () => trpcOutcome(() => (server.trpc(key) as any).nope.list.query()),
+    trpc: () => trpcFailure(() => (server.trpc(key) as any).nope.list.query()),
     expected: {
       rest: { status: 404, code: 'request.unknown_path' },
       graphql: { status: 400, code: 'GRAPHQL_VALIDATION_FAILED' },
@@ -130,7 +118,7 @@ const cases: () => Case[] = () => [
       return { status: r.status, code: r.status === 405 ? 'METHOD_NOT_ALLOWED' : 'unexpected' };
     },
     // A mutation called as a query (GET).
-    trpc: () => trpcOutcome(() => (server.trpc(key).workspace.create as any).query({ workspace_name: 'x' })),
+    trpc: () => trpcFailure(() => (server.trpc(key).workspace.create as any).query({ workspace_name: 'x' })),
     expected: {
       rest: { status: 405, code: 'request.method_not_allowed' },
       graphql: { status: 405, code: 'METHOD_NOT_ALLOWED' },
@@ -187,7 +175,7 @@ describe('rate limiting', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       const gql = await limited.graphql('{ workspaces { id } }', { key: org.apiKey });
       expect(gql.status).toBe(429);
-      expect(await trpcOutcomeOf(() => limited.trpc(org.apiKey).workspace.list.query())).toBe(429);
+      expect((await trpcFailure(() => limited.trpc(org.apiKey).workspace.list.query())).status).toBe(429);
       // Another key has its own bucket.
       const other = await createTestOrganization({ db: limited.db });
       expect((await limited.rest('GET', '/workspaces', { key: other.apiKey })).status).toBe(200);
@@ -197,6 +185,3 @@ describe('rate limiting', () => {
   });
 });
 
-async function trpcOutcomeOf(call: () => Promise<unknown>): Promise<number> {
-  return (await trpcOutcome(call)).status;
-}

@@ -1,4 +1,4 @@
-import { createTRPCClient, httpLink } from '@trpc/client';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { silentLogger, testDatabase } from '@outreach/core/testing';
 import { createApp } from '../app';
 import { loadEnv, type Env } from '../env';
@@ -55,3 +55,21 @@ export async function startTestServer(options: { env?: Record<string, string>; r
   return { url, db, deps, rest, graphql, trpc, close: server.close };
 }
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+export interface TrpcFailure {
+  status: number;
+  code: string;
+  field?: string;
+}
+
+/** The HTTP status, tRPC code and first field error of a tRPC call that must fail. */
+export async function trpcFailure(call: () => Promise<unknown>): Promise<TrpcFailure> {
+  try {
+    await call();
+  } catch (error) {
+    if (!(error instanceof TRPCClientError)) throw error;
+    const data = error.data as { httpStatus: number; code: string; errors?: { field: string }[] };
+    return { status: data.httpStatus, code: data.code, field: data.errors?.[0]?.field };
+  }
+  throw new Error('expected the tRPC call to fail');
+}

@@ -27,37 +27,40 @@ export const getVariationStats = defineOperation({
   workspace: 'none',
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
-    try {
-      await assertWorkspaceAccess({ ctx, workspaceId: input.workspace_id, permission: 'CAMPAIGN_LIST' });
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'auth.workspace_forbidden') {
-        throw invalid('campaign.invalid_workspace', `workspace_id ${input.workspace_id} is not a workspace of this API key`);
-      }
-      throw error;
-    }
-    const campaign = await ctx.db.campaign.findFirst({
-      where: { id: input.campaign_id, workspaceId: input.workspace_id },
-      select: {
-        openTracking: true,
-        steps: {
-          orderBy: { step: 'asc' },
-          select: { step: true, variations: { select: { id: true, label: true, name: true, isActive: true, isDeleted: true } } },
+    // Answered from memory after the first request for a workspace (see tenancy.ts).
+    await assertWorkspaceAccess({ ctx, workspaceId: input.workspace_id, permission: 'CAMPAIGN_LIST' }).catch((error: unknown) => {
+      throw error instanceof DomainError && error.code === 'auth.workspace_forbidden'
+        ? invalid('campaign.invalid_workspace', `workspace_id ${input.workspace_id} is not a workspace of this API key`)
+        : error;
+    });
+    // The campaign and its counts are read concurrently; counts of a campaign that turns
+    // out not to be in this workspace are discarded unread.
+    const [campaign, counts] = await Promise.all([
+      ctx.db.campaign.findFirst({
+        where: { id: input.campaign_id, workspaceId: input.workspace_id },
+        select: {
+          openTracking: true,
+          steps: {
+            orderBy: { step: 'asc' },
+            select: { step: true, variations: { select: { id: true, label: true, name: true, isActive: true, isDeleted: true } } },
+          },
         },
-      },
-    });
+      }),
+      variationCounts({
+        db: ctx.db,
+        campaignId: input.campaign_id,
+        workspaceId: input.workspace_id,
+        from: input.start_date ? utcDayStart(input.start_date) : null,
+        to: input.end_date ? utcDayEnd(input.end_date) : null,
+      }),
+    ]);
     if (!campaign) throw invalid('campaign.not_found', `campaign_id ${input.campaign_id} is not a campaign of workspace ${input.workspace_id}`);
-
-    const counts = await variationCounts({
-      db: ctx.db,
-      campaignId: input.campaign_id,
-      from: input.start_date ? utcDayStart(input.start_date) : null,
-      to: input.end_date ? utcDayEnd(input.end_date) : null,
-    });
     const byVariation = new Map(counts.map((c) => [c.variation_id, c]));
     return campaign.steps.map(
       (step): VariationStepStats => ({
         step: step.step,
         variations: step.variations
+          // Deleted variations are reported only when they have sends in the range.
           .filter((v) => !v.isDeleted || (byVariation.get(v.id)?.sent ?? 0) > 0)
           .sort((a, b) => compareLabels(a.label, b.label))
           .map((v) => {

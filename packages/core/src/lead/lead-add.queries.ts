@@ -6,24 +6,28 @@ export type SkipRule = 'none' | 'any_campaign' | 'active_or_paused' | 'active';
 
 const COLUMN_LIST = LEAD_COLUMNS.join(', ');
 
-/** unnest() over one text[] parameter per column, starting at parameter `first`. */
-function unnestInput(first: number): string {
-  const params = ['id', 'email', 'email_normalized', ...LEAD_COLUMNS, 'custom_variables']
-    .map((_, i) => `$${first + i}::text[]`)
-    .join(', ');
-  return `SELECT * FROM unnest(${params}, $${first + LEAD_COLUMNS.length + 4}::int[])
-            AS t(id, email, email_normalized, ${COLUMN_LIST}, custom_variables, ord)`;
+/**
+ * The upload as one JSON parameter expanded by json_to_recordset: a single string
+ * crosses the driver, where one array parameter per column costs the driver adapter
+ * several times more (and blocks the event loop while it converts them).
+ */
+function recordsetInput(param: number): string {
+  const columns = LEAD_COLUMNS.map((c) => `${c} text`).join(', ');
+  return `SELECT * FROM json_to_recordset($${param}::json)
+            AS t(id text, email text, email_normalized text, ${columns}, custom_variables jsonb, ord int)`;
 }
 
-function inputArrays(leads: PlannedLead[]): unknown[] {
-  return [
-    leads.map(() => newId()),
-    leads.map((l) => l.email),
-    leads.map((l) => l.emailNormalized),
-    ...LEAD_COLUMNS.map((c) => leads.map((l) => l.columns[c])),
-    leads.map((l) => JSON.stringify(l.customVariables)),
-    leads.map((_, i) => i),
-  ];
+function inputJson(leads: PlannedLead[]): string {
+  return JSON.stringify(
+    leads.map((l, ord) => ({
+      id: newId(),
+      email: l.email,
+      email_normalized: l.emailNormalized,
+      ...l.columns,
+      custom_variables: l.customVariables,
+      ord,
+    })),
+  );
 }
 
 const BLOCKED = `EXISTS (SELECT 1 FROM blocklist_entries b
@@ -52,7 +56,7 @@ export async function insertLeads(options: {
               AND ($6::text = 'any_campaign' OR k.status::text = 'ACTIVE'
                    OR ($6::text = 'active_or_paused' AND k.status::text = 'PAUSED'))) END`;
   const sql = `
-    WITH t AS (${unnestInput(7)}),
+    WITH t AS (${recordsetInput(7)}),
     c AS (
       SELECT t.*,
              ${BLOCKED} AS blocked,
@@ -66,7 +70,7 @@ export async function insertLeads(options: {
     ins AS (
       INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, ${COLUMN_LIST},
                          custom_variables, upload_id, created_at, updated_at)
-      SELECT id, $3, $1, $2, email, email_normalized, ${COLUMN_LIST}, custom_variables::jsonb, $4, now(), now()
+      SELECT id, $3, $1, $2, email, email_normalized, ${COLUMN_LIST}, custom_variables, $4, now(), now()
         FROM e
       ON CONFLICT (campaign_id, email_normalized) DO NOTHING
       RETURNING 1
@@ -84,7 +88,7 @@ export async function insertLeads(options: {
     options.uploadId,
     options.room,
     options.skip,
-    ...inputArrays(options.leads),
+    inputJson(options.leads),
   );
   return {
     inserted: row?.inserted ?? 0,
@@ -101,13 +105,13 @@ export async function insertLeads(options: {
 export async function overwriteLeads(options: { tx: Tx; workspaceId: string; campaignId: string; leads: PlannedLead[] }): Promise<number> {
   const sets = LEAD_COLUMNS.map((c) => `${c} = coalesce(t.${c}, l.${c})`).join(', ');
   return options.tx.$executeRawUnsafe(
-    `WITH t AS (${unnestInput(3)})
+    `WITH t AS (${recordsetInput(3)})
      UPDATE leads l
-        SET ${sets}, email = t.email, custom_variables = l.custom_variables || t.custom_variables::jsonb, updated_at = now()
+        SET ${sets}, email = t.email, custom_variables = l.custom_variables || t.custom_variables, updated_at = now()
        FROM t
       WHERE l.campaign_id = $2 AND l.email_normalized = t.email_normalized AND NOT ${BLOCKED}`,
     options.workspaceId,
     options.campaignId,
-    ...inputArrays(options.leads),
+    inputJson(options.leads),
   );
 }

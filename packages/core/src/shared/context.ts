@@ -17,6 +17,16 @@ export interface Settings {
   defaultLeadAllowance: number;
 }
 
+/** Per-process memory of facts that never change once true. */
+export interface Caches {
+  /** workspace id → owning organization id (a workspace never changes organization). */
+  workspaceOwner: Map<string, string>;
+}
+
+export function createCaches(): Caches {
+  return { workspaceOwner: new Map() };
+}
+
 export interface Ctx {
   actor: Actor;
   db: PrismaClient;
@@ -24,6 +34,7 @@ export interface Ctx {
   log: Logger;
   requestId: string;
   settings: Settings;
+  caches: Caches;
 }
 
 /** What a Ctx is made of before an actor is known (composition root, CLI, workers). */

@@ -5,6 +5,8 @@ export interface DnsResolver {
   /** TXT records, each as its character-string chunks. Rejects with a node:dns error code. */
   resolveTxt(hostname: string): Promise<string[][]>;
   resolveMx(hostname: string): Promise<{ exchange: string; priority: number }[]>;
+  /** The per-query timeout the resolver was built with, in ms; callers bound their own waits by it. */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -15,6 +17,7 @@ export function createDnsResolver(options: { servers?: string[]; timeoutMs?: num
   const resolver = new dns.Resolver({ timeout: options.timeoutMs ?? 3_000, tries: 2 });
   if (options.servers?.length) resolver.setServers(options.servers);
   return {
+    timeoutMs: options.timeoutMs ?? 3_000,
     resolveTxt: (hostname) => resolver.resolveTxt(hostname),
     resolveMx: (hostname) => resolver.resolveMx(hostname),
   };

@@ -74,7 +74,14 @@ function issueField(issue: core.$ZodIssue): string {
 }
 
 function issueProblem(issue: core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  // Zod 4 leaves `input` off final issues; its message says what was received.
+  // Zod's own invalid_type messages read "Invalid input: expected X, received Y"; a
+  // schema's custom message is kept as written.
+  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
+    if (/received undefined$/.test(issue.message)) return 'is required';
+    if (issue.expected === 'nonoptional') return 'must be given';
+    return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+  }
   if (issue.code === 'unrecognized_keys') return `has unknown field(s): ${issue.keys.join(', ')}`;
   return issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
 }

@@ -1,27 +1,42 @@
-import type { Ctx } from './context';
+import type { Actor, Ctx } from './context';
 import { forbidden } from './errors';
 
+const notReachable = (workspaceId: string) =>
+  forbidden('auth.workspace_forbidden', `workspace_id ${workspaceId} is not accessible with this API key`);
+
 /**
- * The caller may act on this workspace: it belongs to the key's organization, the
- * key is not limited to other workspaces, and a client key holds the permission.
- * An unknown workspace and another organization's look the same (403): ids never leak.
+ * What the key itself allows, without a query: a key limited to some workspaces, or a
+ * client key with per-workspace grants, reaches only those (and holds the permission).
  */
-export async function assertWorkspaceAccess(options: { ctx: Ctx; workspaceId: string; permission?: string }): Promise<void> {
-  const { ctx, workspaceId, permission } = options;
-  const { actor } = ctx;
-  if (actor.workspaceIds && !actor.workspaceIds.includes(workspaceId)) {
-    throw forbidden('auth.workspace_forbidden', `workspace_id ${workspaceId} is not accessible with this API key`);
-  }
+export function checkActorScope(options: { actor: Actor; workspaceId: string; permission?: string }): void {
+  const { actor, workspaceId, permission } = options;
+  if (actor.workspaceIds && !actor.workspaceIds.includes(workspaceId)) throw notReachable(workspaceId);
   if (actor.clientGrants) {
     const grant = actor.clientGrants[workspaceId];
-    if (!grant) throw forbidden('auth.workspace_forbidden', `workspace_id ${workspaceId} is not accessible with this API key`);
+    if (!grant) throw notReachable(workspaceId);
     if (permission && !grant.permissions.includes(permission)) {
       throw forbidden('auth.permission_denied', `this API key lacks the ${permission} permission`);
     }
   }
-  const found = await ctx.db.workspace.findFirst({
-    where: { id: workspaceId, organizationId: actor.organizationId },
-    select: { id: true },
-  });
-  if (!found) throw forbidden('auth.workspace_forbidden', `workspace_id ${workspaceId} is not accessible with this API key`);
+}
+
+/**
+ * The caller may act on this workspace: it belongs to the key's organization and the
+ * key's own scope allows it. An unknown workspace and another organization's look the
+ * same (403): ids never leak. A workspace never changes organization, so ownership is
+ * remembered per process once seen.
+ */
+export async function assertWorkspaceAccess(options: { ctx: Ctx; workspaceId: string; permission?: string }): Promise<void> {
+  const { ctx, workspaceId } = options;
+  checkActorScope({ actor: ctx.actor, workspaceId, permission: options.permission });
+  const owners = ctx.caches.workspaceOwner;
+  let owner = owners.get(workspaceId);
+  if (owner === undefined) {
+    const found = await ctx.db.workspace.findUnique({ where: { id: workspaceId }, select: { organizationId: true } });
+    if (!found) throw notReachable(workspaceId);
+    owner = found.organizationId;
+    if (owners.size >= 100_000) owners.clear();
+    owners.set(workspaceId, owner);
+  }
+  if (owner !== ctx.actor.organizationId) throw notReachable(workspaceId);
 }

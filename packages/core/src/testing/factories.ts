@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import type { Database } from '@outreach/db';
-import type { Actor, Ctx, ServiceDeps } from '../shared/context';
+import { createCaches, type Actor, type Ctx, type ServiceDeps } from '../shared/context';
 import { systemClock, type Clock } from '../shared/ports';
 import { createDnsResolver, type DnsResolver } from '../shared/dns';
 import { createOrganization } from '../auth/organization.service';
@@ -14,6 +14,7 @@ export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: Dn
     ports: { clock: options.clock ?? systemClock, dns: options.dns ?? createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }) },
     log: silentLogger,
     settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000 },
+    caches: createCaches(),
   };
 }
 

@@ -2,3 +2,4 @@ export { testDatabase, usingPostgres } from './database';
 export { createTestOrganization, testCtx, testServiceDeps, silentLogger } from './factories';
 export { createTestCampaign, createTestLead, createTestMailbox, recordTestSend, type TestStep } from './campaign-factory';
 export { expectDomainError } from './expect-error';
+export { startDnsServer, splitCharacterStrings, type DnsTestServer, type DnsTestRecords, type DnsQuery } from './dns-server';

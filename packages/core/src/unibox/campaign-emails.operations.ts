@@ -2,6 +2,7 @@ import { defineOperation } from '../shared/operation';
 import { invalidField } from '../shared/errors';
 import { decodeCursor, encodeCursor } from '../shared/pagination';
 import { CampaignEmailsInput, CampaignEmailsOutput } from './campaign-emails.schemas';
+import { campaignEmailRows } from './campaign-emails.queries';
 
 export const listCampaignEmails = defineOperation({
   name: 'unibox.campaignEmails',
@@ -22,68 +23,41 @@ export const listCampaignEmails = defineOperation({
       const found = await ctx.db.campaign.findFirst({ where: { id: input.campaign_id, workspaceId }, select: { id: true } });
       if (!found) throw invalidField('campaign_id', `is not a campaign of workspace ${workspaceId}`, 'campaign.not_found');
     }
-    const leads = await ctx.db.lead.findMany({
-      where: { workspaceId, emailNormalized: input.lead.toLowerCase() },
-      select: { id: true },
-    });
-    if (!leads.length) return { page_trail: '', data: [] };
-
-    let after: { sentAt: Date; id: string } | undefined;
+    let after: { sentAt: Date; id: string } | null = null;
     if (input.page_trail) {
       const [sentAt, id] = decodeCursor({ cursor: input.page_trail, field: 'page_trail', shape: ['string', 'string'] }) as [string, string];
       const date = new Date(sentAt);
       if (Number.isNaN(date.getTime())) throw invalidField('page_trail', 'is not a page_trail returned by this API');
       after = { sentAt: date, id };
     }
-    const rows = await ctx.db.sentEmail.findMany({
-      where: {
-        workspaceId,
-        leadId: { in: leads.map((l) => l.id) },
-        ...(input.campaign_id ? { campaignId: input.campaign_id } : {}),
-        ...(after
-          ? { OR: [{ sentAt: { lt: after.sentAt } }, { sentAt: after.sentAt, id: { lt: after.id } }] }
-          : {}),
-      },
-      orderBy: [{ sentAt: 'desc' }, { id: 'desc' }],
+    const rows = await campaignEmailRows({
+      db: ctx.db,
+      workspaceId,
+      email: input.lead.toLowerCase(),
+      campaignId: input.campaign_id ?? null,
+      after,
       take: input.limit + 1,
-      select: {
-        id: true,
-        organizationId: true,
-        workspaceId: true,
-        leadId: true,
-        campaignId: true,
-        parentCampaignId: true,
-        step: true,
-        variationLabel: true,
-        sentAt: true,
-        messageId: true,
-        subject: true,
-        body: true,
-        isText: true,
-        lead: { select: { email: true } },
-        emailAccount: { select: { email: true } },
-      },
     });
     const page = rows.slice(0, input.limit);
     const last = page[page.length - 1];
     return {
-      page_trail: rows.length > input.limit && last ? encodeCursor([last.sentAt.toISOString(), last.id]) : '',
+      page_trail: rows.length > input.limit && last ? encodeCursor([last.sent_at.toISOString(), last.id]) : '',
       data: page.map((r) => ({
         id: r.id,
-        organization_id: r.organizationId,
-        workspace_id: r.workspaceId,
-        lead_id: r.leadId,
-        lead: r.lead.email,
-        eaccount: r.emailAccount?.email ?? '',
-        campaign_id: r.campaignId,
-        parent_camp_id: r.parentCampaignId ?? '',
-        current_step: r.step,
-        variation: r.variationLabel,
-        sent_on: r.sentAt.toISOString(),
-        message_id: `<${r.messageId}>`,
+        organization_id: r.organization_id,
+        workspace_id: r.workspace_id,
+        lead_id: r.lead_id,
+        lead: r.lead,
+        eaccount: r.eaccount,
+        campaign_id: r.campaign_id,
+        parent_camp_id: r.parent_camp_id,
+        current_step: r.current_step,
+        variation: r.variation,
+        sent_on: r.sent_at.toISOString(),
+        message_id: `<${r.message_id}>`,
         subject: r.subject,
         body: r.body,
-        is_text: r.isText ? 1 : 0,
+        is_text: r.is_text ? 1 : 0,
       })),
     };
   },

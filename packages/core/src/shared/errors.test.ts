@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fromZodError, toDomainError } from './errors';
+
+const Shape = z.object({ name: z.string(), count: z.number(), nested: z.object({ on: z.boolean() }), tags: z.array(z.string()).max(1, 'must list at most 1 tag') });
+
+describe('validation errors', () => {
+  it('say "is required" only for missing fields, and the expected type otherwise, with the field path', () => {
+    const missing = fromZodError(Shape.safeParse({}).error!);
+    expect(missing.fieldErrors.map((f) => `${f.field} ${f.message}`)).toEqual(['name is required', 'count is required', 'nested is required', 'tags is required']);
+    const wrong = fromZodError(Shape.safeParse({ name: 1, count: 'x', nested: { on: 'no' }, tags: ['a', 'b'] }).error!);
+    expect(wrong.message).toBe('name must be a string; count must be a number; nested.on must be a boolean; tags must list at most 1 tag');
+    expect(wrong.kind).toBe('invalid');
+    expect(wrong.code).toBe('request.invalid');
+  });
+
+  it('keep a schema\'s own message', () => {
+    const Custom = z.object({ list: z.array(z.string(), { error: (iss) => (iss.input === undefined ? 'is required' : 'must be a list of names') }) });
+    expect(fromZodError(Custom.safeParse({}).error!).message).toBe('list is required');
+    expect(fromZodError(Custom.safeParse({ list: 3 }).error!).message).toBe('list must be a list of names');
+    expect(fromZodError(z.object({ xs: z.array(z.number()) }).safeParse({ xs: 'no' }).error!).message).toBe('xs must be an array');
+  });
+
+  it('classify unique violations as conflicts and leave unknown errors unclassified', () => {
+    const conflict = toDomainError(Object.assign(new Error('dup'), { code: 'P2002', meta: { target: ['workspace_id', 'value'] } }));
+    expect([conflict?.kind, conflict?.message]).toEqual(['conflict', 'already exists (workspace_id, value)']);
+    expect(toDomainError(Object.assign(new Error('gone'), { code: 'P2025' }))?.kind).toBe('not_found');
+    expect(toDomainError(new Error('boom'))).toBeNull();
+  });
+});
