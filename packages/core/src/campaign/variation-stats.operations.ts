@@ -3,12 +3,7 @@ import { DomainError, invalid } from '../shared/errors';
 import { assertWorkspaceAccess } from '../shared/tenancy';
 import { utcDayEnd, utcDayStart } from '../shared/time';
 import { VariationStatsInput, VariationStatsOutput, type VariationStepStats } from './variation-stats.schemas';
-import { variationCounts } from './variation-stats.queries';
-
-/** A, B, …, Z, AA, AB: shorter labels first, then alphabetical. */
-export function compareLabels(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-}
+import { campaignVariations, variationCounts } from './variation-stats.queries';
 
 export const getVariationStats = defineOperation({
   name: 'campaign.variationStats',
@@ -35,17 +30,8 @@ export const getVariationStats = defineOperation({
     });
     // The campaign and its counts are read concurrently; counts of a campaign that turns
     // out not to be in this workspace are discarded unread.
-    const [campaign, counts] = await Promise.all([
-      ctx.db.campaign.findFirst({
-        where: { id: input.campaign_id, workspaceId: input.workspace_id },
-        select: {
-          openTracking: true,
-          steps: {
-            orderBy: { step: 'asc' },
-            select: { step: true, variations: { select: { id: true, label: true, name: true, isActive: true, isDeleted: true } } },
-          },
-        },
-      }),
+    const [rows, counts] = await Promise.all([
+      campaignVariations({ db: ctx.db, campaignId: input.campaign_id, workspaceId: input.workspace_id }),
       variationCounts({
         db: ctx.db,
         campaignId: input.campaign_id,
@@ -54,29 +40,32 @@ export const getVariationStats = defineOperation({
         to: input.end_date ? utcDayEnd(input.end_date) : null,
       }),
     ]);
-    if (!campaign) throw invalid('campaign.not_found', `campaign_id ${input.campaign_id} is not a campaign of workspace ${input.workspace_id}`);
+    if (!rows.length) throw invalid('campaign.not_found', `campaign_id ${input.campaign_id} is not a campaign of workspace ${input.workspace_id}`);
+    const openTracking = rows[0]!.open_tracking;
     const byVariation = new Map(counts.map((c) => [c.variation_id, c]));
-    return campaign.steps.map(
-      (step): VariationStepStats => ({
-        step: step.step,
-        variations: step.variations
-          // Deleted variations are reported only when they have sends in the range.
-          .filter((v) => !v.isDeleted || (byVariation.get(v.id)?.sent ?? 0) > 0)
-          .sort((a, b) => compareLabels(a.label, b.label))
-          .map((v) => {
-            const c = byVariation.get(v.id);
-            return {
-              variation: v.label,
-              sent: c?.sent ?? 0,
-              open: campaign.openTracking ? (c?.open ?? 0) : 0,
-              reply: c?.reply ?? 0,
-              pos_reply: c?.pos_reply ?? 0,
-              name: v.name?.trim() ? v.name : '-',
-              is_active: v.isActive && !v.isDeleted,
-              is_del: v.isDeleted,
-            };
-          }),
-      }),
-    );
+    const steps: VariationStepStats[] = [];
+    for (const row of rows) {
+      if (row.step === null) continue;
+      let step = steps[steps.length - 1];
+      if (step?.step !== row.step) {
+        step = { step: row.step, variations: [] };
+        steps.push(step);
+      }
+      if (row.variation_id === null || row.label === null) continue;
+      const c = byVariation.get(row.variation_id);
+      // Deleted variations are reported only when they have sends in the range.
+      if (row.is_deleted && !c?.sent) continue;
+      step.variations.push({
+        variation: row.label,
+        sent: c?.sent ?? 0,
+        open: openTracking ? (c?.open ?? 0) : 0,
+        reply: c?.reply ?? 0,
+        pos_reply: c?.pos_reply ?? 0,
+        name: row.name?.trim() ? row.name : '-',
+        is_active: Boolean(row.is_active) && !row.is_deleted,
+        is_del: Boolean(row.is_deleted),
+      });
+    }
+    return steps;
   },
 });

@@ -46,3 +46,31 @@ export function variationCounts(options: {
     options.workspaceId,
   );
 }
+
+/**
+ * The campaign's open-tracking flag with its steps and variations, flat, in step and
+ * label order (A, B, …, Z, AA): one statement instead of a nested read per relation.
+ * No row when the campaign is not in the workspace; one row with null step columns
+ * when it has no steps. Parameters: $1 campaign, $2 workspace.
+ */
+export const CAMPAIGN_VARIATIONS_SQL = `
+  SELECT k.open_tracking, st.step, v.id AS variation_id, v.label, v.name, v.is_active, v.is_deleted
+    FROM campaigns k
+    LEFT JOIN sequence_steps st ON st.campaign_id = k.id
+    LEFT JOIN variations v ON v.step_id = st.id
+   WHERE k.id = $1 AND k.workspace_id = $2
+   ORDER BY st.step, length(v.label), v.label`;
+
+export interface CampaignVariationRow {
+  open_tracking: boolean;
+  step: number | null;
+  variation_id: string | null;
+  label: string | null;
+  name: string | null;
+  is_active: boolean | null;
+  is_deleted: boolean | null;
+}
+
+export function campaignVariations(options: { db: PrismaClient; campaignId: string; workspaceId: string }): Promise<CampaignVariationRow[]> {
+  return options.db.$queryRawUnsafe<CampaignVariationRow[]>(CAMPAIGN_VARIATIONS_SQL, options.campaignId, options.workspaceId);
+}

@@ -55,6 +55,28 @@ export async function insertLeads(options: {
             WHERE o.workspace_id = $1 AND o.email_normalized = t.email_normalized AND o.campaign_id <> $2
               AND ($6::text = 'any_campaign' OR k.status::text = 'ACTIVE'
                    OR ($6::text = 'active_or_paused' AND k.status::text = 'PAUSED'))) END`;
+  // When nothing is skipped for being elsewhere and the allowance cannot run out,
+  // the insert's own ON CONFLICT probe tells which leads were already in the campaign:
+  // no second probe per row, no ordering for the LIMIT.
+  const unbounded = options.skip === 'none' && options.room >= options.leads.length;
+  const fastSql = `
+    WITH t AS (${recordsetInput(7)}),
+    c AS (SELECT t.*, ${BLOCKED} AS blocked FROM t),
+    ins AS (
+      INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, ${COLUMN_LIST},
+                         custom_variables, upload_id, created_at, updated_at)
+      SELECT id, $3, $1, $2, email, email_normalized, ${COLUMN_LIST}, custom_variables, $4, now(), now()
+        FROM c WHERE NOT blocked
+      ON CONFLICT (campaign_id, email_normalized) DO NOTHING
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM ins)::int AS inserted,
+           (SELECT count(*) FROM ins)::int AS eligible,
+           count(*) FILTER (WHERE blocked)::int AS skipped,
+           (count(*) FILTER (WHERE NOT blocked) - (SELECT count(*) FROM ins))::int AS already_in_campaign
+      FROM c
+     -- $5 (room) and $6 (skip rule) do not constrain this form; referenced so both forms take the same parameters.
+     WHERE $5::int >= 0 AND $6::text IS NOT NULL`;
   const sql = `
     WITH t AS (${recordsetInput(7)}),
     c AS (
@@ -81,7 +103,7 @@ export async function insertLeads(options: {
            count(*) FILTER (WHERE NOT blocked AND in_campaign)::int AS already_in_campaign
       FROM c`;
   const [row] = await options.tx.$queryRawUnsafe<{ inserted: number; eligible: number; skipped: number; already_in_campaign: number }[]>(
-    sql,
+    unbounded ? fastSql : sql,
     options.workspaceId,
     options.campaignId,
     options.organizationId,

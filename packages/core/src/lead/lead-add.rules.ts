@@ -54,7 +54,7 @@ export interface UploadPlan {
 
 function clean(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  const s = String(value).trim();
+  const s = (typeof value === 'string' ? value : String(value)).trim();
   return s === '' ? null : s;
 }
 
@@ -63,6 +63,7 @@ function clean(value: unknown): string | null {
  * missing or malformed address is invalid; a repeat of an earlier address in the
  * same request is a duplicate (the first occurrence is kept); unknown keys become
  * custom variables (as strings), beside the explicit `custom_variables`.
+ * Plain loops: this runs over up to 10,000 leads on the request path.
  */
 export function planLeadUpload(options: { leads: LeadObject[] }): UploadPlan {
   const seen = new Set<string>();
@@ -81,14 +82,17 @@ export function planLeadUpload(options: { leads: LeadObject[] }): UploadPlan {
       continue;
     }
     seen.add(emailNormalized);
-    const columns = Object.fromEntries(LEAD_COLUMNS.map((c) => [c, clean(lead[c])])) as Record<LeadColumn, string | null>;
+    const columns = {} as Record<LeadColumn, string | null>;
+    for (const column of LEAD_COLUMNS) columns[column] = clean(lead[column]);
     columns.network_person_url ??= clean(lead.linkedin_person_url);
     columns.network_company_url ??= clean(lead.linkedin_company_url);
     const customVariables: Record<string, string> = {};
-    for (const [key, value] of Object.entries(lead)) {
-      if (!KNOWN_KEYS.has(key) && value !== null && value !== undefined) customVariables[key] = String(value);
+    for (const key in lead) {
+      if (KNOWN_KEYS.has(key)) continue;
+      const value = lead[key];
+      if (value !== null && value !== undefined) customVariables[key] = String(value);
     }
-    Object.assign(customVariables, lead.custom_variables ?? {});
+    if (lead.custom_variables) Object.assign(customVariables, lead.custom_variables);
     leads.push({ email, emailNormalized, columns, customVariables });
   }
   return { leads, invalid, duplicates };
