@@ -15,6 +15,8 @@ if (!url) {
   process.exit(2);
 }
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+// BENCH_ONLY=upload,stats,emails,rps runs a subset.
+const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps').split(',').map((s) => s.trim()));
 const say = (line: string) => console.log(line);
 
 const pool = new pg.Pool({ ...(parseIntoClientConfig(url) as pg.PoolConfig), max: 10 });
@@ -39,7 +41,7 @@ const summary: string[] = [];
 say(`\nOutreach benchmarks on ${db.describe}; ${ROUNDS} interleaved rounds; medians unless stated.`);
 
 // ── 1. lead upload ─────────────────────────────────────────────────────────────
-{
+if (only.has('upload')) {
   say('\n## POST /lead/add, 5,000 leads (2% blocklisted) into the 1M-lead workspace');
   const N = 5000;
   const leadsFor = (tag: string) =>
@@ -110,10 +112,12 @@ say(`\nOutreach benchmarks on ${db.describe}; ${ROUNDS} interleaved rounds; medi
 }
 
 // ── 2. variation stats ────────────────────────────────────────────────────────
-for (const [label, campaignId, reps] of [
-  ['10,000 sends', seed.smallCampaignId, 30],
-  ['1,000,000 sends', seed.bigCampaignId, 5],
-] as const) {
+for (const [label, campaignId, reps] of only.has('stats')
+  ? ([
+      ['10,000 sends', seed.smallCampaignId, 30],
+      ['1,000,000 sends', seed.bigCampaignId, 5],
+    ] as const)
+  : []) {
   say(`\n## Variation stats, campaign with ${label}`);
   const rawGroupBy = `SELECT variation_id, count(*)::int AS sent, count(opened_at)::int AS open, count(replied_at)::int AS reply
                         FROM sent_emails WHERE campaign_id = $1 AND sent_at >= $2 AND sent_at < $3 GROUP BY variation_id`;
@@ -147,7 +151,7 @@ for (const [label, campaignId, reps] of [
 }
 
 // ── 3. campaign emails of one lead ────────────────────────────────────────────
-{
+if (only.has('emails')) {
   say('\n## GET /unibox/campaign-emails for a lead with 5,000 sends: first page and page 50');
   const base = `${server.url}/api/v1/unibox/campaign-emails?workspace_id=${seed.workspaceId}&lead=${encodeURIComponent(seed.deepLeadEmail)}`;
   const get = async (trail: string) => {
@@ -184,7 +188,7 @@ for (const [label, campaignId, reps] of [
 }
 
 // ── 4. requests per second per transport ──────────────────────────────────────
-{
+if (only.has('rps')) {
   say('\n## Requests per second: variation stats of the 10,000-send campaign, 8 concurrent keep-alive clients, 3 s each');
   const raw = http.createServer(async (_req, res) => {
     try {

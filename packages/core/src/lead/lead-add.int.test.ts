@@ -57,7 +57,7 @@ describe('POST /lead/add', () => {
   });
 
   it('counts leads already in the campaign, or updates them with is_overwrite', async () => {
-    const { add, campaign } = await setup();
+    const { add, campaign, org } = await setup();
     await add({ leads: [{ email: 'a@example.com', first_name: 'Old', city: 'Oslo', custom_variables: { x: '1' } }] });
     const again = await add({ leads: [{ email: 'A@example.com', first_name: 'New' }, { email: 'b@example.com' }] });
     expect([again.leads_uploaded, again.already_in_campaign]).toEqual([1, 1]);
@@ -69,6 +69,17 @@ describe('POST /lead/add', () => {
     const a2 = await db.prisma.lead.findFirstOrThrow({ where: { campaignId: campaign.id, emailNormalized: 'a@example.com' } });
     expect([a2.firstName, a2.city, a2.customVariables]).toEqual(['New', 'Oslo', { x: '1', y: '2' }]);
     expect(await emailsIn(campaign.id)).toEqual(['a@example.com', 'b@example.com']);
+    // New and existing leads in one overwriting upload: each counted once.
+    const mixed = await add({ is_overwrite: true, leads: [{ email: 'b@example.com', city: 'Bergen' }, { email: 'c@example.com', city: 'Cork' }, { email: 'd@example.com' }] });
+    expect([mixed.leads_uploaded, mixed.already_in_campaign]).toEqual([3, 0]);
+    addsUp(mixed);
+    const cities = await db.prisma.lead.findMany({ where: { campaignId: campaign.id }, orderBy: { emailNormalized: 'asc' }, select: { city: true } });
+    expect(cities.map((c) => c.city)).toEqual(['Oslo', 'Bergen', 'Cork', null]);
+    // With the allowance nearly spent, the bounded form counts the same way.
+    await db.prisma.organization.update({ where: { id: org.organizationId }, data: { leadAllowance: 5 } });
+    const bounded = await add({ is_overwrite: true, leads: [{ email: 'a@example.com', city: 'Aalborg' }, { email: 'e@example.com' }, { email: 'f@example.com' }] });
+    expect([bounded.leads_uploaded, bounded.already_in_campaign, bounded.overflowed_lead_count, bounded.remaining_in_plan]).toEqual([2, 0, 1, 0]);
+    addsUp(bounded);
   });
 
   it('skips blocklisted addresses and domains', async () => {

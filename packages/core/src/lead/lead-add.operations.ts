@@ -51,6 +51,11 @@ export const addLeads = defineOperation({
         const allowance = org.lead_allowance ?? ctx.settings.defaultLeadAllowance;
         const room = Math.max(0, allowance - org.lead_count);
         const uploadId = newId();
+        // Overwrite first, so that only leads that were in the campaign before this upload are updated.
+        const overwritten =
+          input.is_overwrite && plan.leads.length
+            ? await overwriteLeads({ tx, workspaceId: input.workspace_id, campaignId: campaign.id, leads: plan.leads })
+            : 0;
         const counts = plan.leads.length
           ? await insertLeads({
               tx,
@@ -63,10 +68,6 @@ export const addLeads = defineOperation({
               room,
             })
           : { inserted: 0, eligible: 0, skipped: 0, alreadyInCampaign: 0 };
-        const overwritten =
-          input.is_overwrite && counts.alreadyInCampaign
-            ? await overwriteLeads({ tx, workspaceId: input.workspace_id, campaignId: campaign.id, leads: plan.leads })
-            : 0;
         if (counts.inserted) {
           await tx.organization.update({ where: { id: ctx.actor.organizationId }, data: { leadCount: { increment: counts.inserted } } });
         }

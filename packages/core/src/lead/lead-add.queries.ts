@@ -1,32 +1,33 @@
 import { newId, type Tx } from '@outreach/db';
-import { LEAD_COLUMNS, type PlannedLead } from './lead-add.rules';
+import { LEAD_COLUMNS, type LeadColumn, type PlannedLead } from './lead-add.rules';
 
 /** How leads already elsewhere in the workspace are treated. */
 export type SkipRule = 'none' | 'any_campaign' | 'active_or_paused' | 'active';
 
-const COLUMN_LIST = LEAD_COLUMNS.join(', ');
+/** The lead columns this batch gives a value for: the others are neither sent nor written. */
+function presentColumns(leads: PlannedLead[]): LeadColumn[] {
+  return LEAD_COLUMNS.filter((c) => leads.some((l) => l.columns[c] !== null));
+}
 
 /**
  * The upload as one JSON parameter expanded by json_to_recordset: a single string
  * crosses the driver, where one array parameter per column costs the driver adapter
  * several times more (and blocks the event loop while it converts them).
  */
-function recordsetInput(param: number): string {
-  const columns = LEAD_COLUMNS.map((c) => `${c} text`).join(', ');
+function recordsetInput(param: number, columns: LeadColumn[]): string {
+  const typed = columns.map((c) => `, ${c} text`).join('');
   return `SELECT * FROM json_to_recordset($${param}::json)
-            AS t(id text, email text, email_normalized text, ${columns}, custom_variables jsonb, ord int)`;
+            AS t(id text, email text, email_normalized text${typed}, custom_variables jsonb, ord int)`;
 }
 
-function inputJson(leads: PlannedLead[]): string {
+function inputJson(leads: PlannedLead[], columns: LeadColumn[]): string {
   return JSON.stringify(
-    leads.map((l, ord) => ({
-      id: newId(),
-      email: l.email,
-      email_normalized: l.emailNormalized,
-      ...l.columns,
-      custom_variables: l.customVariables,
-      ord,
-    })),
+    leads.map((l, ord) => {
+      const row: Record<string, unknown> = { id: newId(), email: l.email, email_normalized: l.emailNormalized, custom_variables: l.customVariables, ord };
+      // Absent keys read as NULL: nulls are not spelled out.
+      for (const c of columns) if (l.columns[c] !== null) row[c] = l.columns[c];
+      return row;
+    }),
   );
 }
 
@@ -37,7 +38,9 @@ const BLOCKED = `EXISTS (SELECT 1 FROM blocklist_entries b
  * Classifies and inserts a whole upload in one statement: each row is probed by
  * index against the blocklist (address or domain), this campaign, and the
  * workspace's other campaigns (per the skip rule); the eligible rows are inserted
- * in request order up to `room` (the allowance left). Returns the counts.
+ * in request order up to `room` (the allowance left). Returns the counts. Without a
+ * skip rule and with room for the whole batch, a lighter form lets the insert's
+ * conflict check tell which leads were already in the campaign.
  */
 export async function insertLeads(options: {
   tx: Tx;
@@ -49,6 +52,8 @@ export async function insertLeads(options: {
   skip: SkipRule;
   room: number;
 }): Promise<{ inserted: number; eligible: number; skipped: number; alreadyInCampaign: number }> {
+  const columns = presentColumns(options.leads);
+  const columnList = columns.map((c) => `, ${c}`).join('');
   // The skip rule is a parameter so that the statement text (and its plan) is one.
   const elsewhere = `CASE $6::text WHEN 'none' THEN false ELSE EXISTS (
            SELECT 1 FROM leads o JOIN campaigns k ON k.id = o.campaign_id
@@ -60,12 +65,12 @@ export async function insertLeads(options: {
   // no second probe per row, no ordering for the LIMIT.
   const unbounded = options.skip === 'none' && options.room >= options.leads.length;
   const fastSql = `
-    WITH t AS (${recordsetInput(7)}),
+    WITH t AS (${recordsetInput(7, columns)}),
     c AS (SELECT t.*, ${BLOCKED} AS blocked FROM t),
     ins AS (
-      INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, ${COLUMN_LIST},
+      INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized${columnList},
                          custom_variables, upload_id, created_at, updated_at)
-      SELECT id, $3, $1, $2, email, email_normalized, ${COLUMN_LIST}, custom_variables, $4, now(), now()
+      SELECT id, $3, $1, $2, email, email_normalized${columnList}, custom_variables, $4, now(), now()
         FROM c WHERE NOT blocked
       ON CONFLICT (campaign_id, email_normalized) DO NOTHING
       RETURNING 1
@@ -78,7 +83,7 @@ export async function insertLeads(options: {
      -- $5 (room) and $6 (skip rule) do not constrain this form; referenced so both forms take the same parameters.
      WHERE $5::int >= 0 AND $6::text IS NOT NULL`;
   const sql = `
-    WITH t AS (${recordsetInput(7)}),
+    WITH t AS (${recordsetInput(7, columns)}),
     c AS (
       SELECT t.*,
              ${BLOCKED} AS blocked,
@@ -90,9 +95,9 @@ export async function insertLeads(options: {
       SELECT * FROM c WHERE NOT blocked AND NOT in_campaign AND NOT elsewhere ORDER BY ord LIMIT $5
     ),
     ins AS (
-      INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, ${COLUMN_LIST},
+      INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized${columnList},
                          custom_variables, upload_id, created_at, updated_at)
-      SELECT id, $3, $1, $2, email, email_normalized, ${COLUMN_LIST}, custom_variables, $4, now(), now()
+      SELECT id, $3, $1, $2, email, email_normalized${columnList}, custom_variables, $4, now(), now()
         FROM e
       ON CONFLICT (campaign_id, email_normalized) DO NOTHING
       RETURNING 1
@@ -110,7 +115,7 @@ export async function insertLeads(options: {
     options.uploadId,
     options.room,
     options.skip,
-    inputJson(options.leads),
+    inputJson(options.leads, columns),
   );
   return {
     inserted: row?.inserted ?? 0,
@@ -125,15 +130,16 @@ export async function insertLeads(options: {
  * blocklist does not): given fields replace stored ones, custom variables merge.
  */
 export async function overwriteLeads(options: { tx: Tx; workspaceId: string; campaignId: string; leads: PlannedLead[] }): Promise<number> {
-  const sets = LEAD_COLUMNS.map((c) => `${c} = coalesce(t.${c}, l.${c})`).join(', ');
+  const columns = presentColumns(options.leads);
+  const sets = columns.map((c) => `${c} = coalesce(t.${c}, l.${c}), `).join('');
   return options.tx.$executeRawUnsafe(
-    `WITH t AS (${recordsetInput(3)})
+    `WITH t AS (${recordsetInput(3, columns)})
      UPDATE leads l
-        SET ${sets}, email = t.email, custom_variables = l.custom_variables || t.custom_variables, updated_at = now()
+        SET ${sets}email = t.email, custom_variables = l.custom_variables || t.custom_variables, updated_at = now()
        FROM t
       WHERE l.campaign_id = $2 AND l.email_normalized = t.email_normalized AND NOT ${BLOCKED}`,
     options.workspaceId,
     options.campaignId,
-    inputJson(options.leads),
+    inputJson(options.leads, columns),
   );
 }
