@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { applyMigrations, createDatabase, newId } from '@outreach/db';
-import { CAMPAIGN_EMAILS_SQL, executeOperation, operations, OPEN_RANGE, VARIATION_COUNTS_SQL, type Ctx } from '@outreach/core';
+import { CAMPAIGN_EMAILS_SQL, CAMPAIGN_VARIATIONS_SQL, executeOperation, operations, OPEN_RANGE, VARIATION_COUNTS_SQL, type Ctx } from '@outreach/core';
 import { createApp, createLogger, gatewayDeps, listen, loadEnv } from '@outreach/gateway';
 import { ensureSeed } from './seed';
 import { fmt, interleave, load, median, percentile, time, withLoopMonitor } from './measure';
@@ -190,11 +190,14 @@ if (only.has('emails')) {
 // ── 4. requests per second per transport ──────────────────────────────────────
 if (only.has('rps')) {
   say('\n## Requests per second: variation stats of the 10,000-send campaign, 8 concurrent keep-alive clients, 3 s each');
+  // A raw server answering the same request: the operation's two statements, concurrently, through pg.
   const raw = http.createServer(async (_req, res) => {
     try {
-      // The same counts statement the operation runs.
-      const r = await pool2.query(VARIATION_COUNTS_SQL, [seed.smallCampaignId, OPEN_RANGE.from, OPEN_RANGE.to, seed.workspaceId]);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(r.rows));
+      const [variations, counts] = await Promise.all([
+        pool2.query(CAMPAIGN_VARIATIONS_SQL, [seed.smallCampaignId, seed.workspaceId]),
+        pool2.query(VARIATION_COUNTS_SQL, [seed.smallCampaignId, OPEN_RANGE.from, OPEN_RANGE.to, seed.workspaceId]),
+      ]);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ variations: variations.rows, counts: counts.rows }));
     } catch {
       res.writeHead(500).end();
     }

@@ -14,3 +14,4 @@ export * from './dfy/sender-identities.schemas';
 export * from './placement/recipient-providers.schemas';
 export { VARIATION_COUNTS_SQL, OPEN_RANGE } from './campaign/variation-stats.queries';
 export { CAMPAIGN_EMAILS_SQL } from './unibox/campaign-emails.queries';
+export { CAMPAIGN_VARIATIONS_SQL } from './campaign/variation-stats.queries';
