@@ -32,6 +32,11 @@ export const Env = z.object({
     .default('')
     .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
   DNS_TIMEOUT_MS: intFromEnv(3_000, 100),
+  /**
+   * 32 bytes, base64 or hex, that encrypt secrets at rest. When unset, a key file is
+   * created once under DATA_DIR (encryption.key, mode 0600); back it up with the data.
+   */
+  ENCRYPTION_KEY: z.string().optional(),
   /** How long a shutdown waits for in-flight requests before closing them, in ms. */
   SHUTDOWN_TIMEOUT_MS: intFromEnv(10_000, 0),
 });

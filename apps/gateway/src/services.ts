@@ -1,5 +1,8 @@
 import { applyMigrations, createDatabase, type Database } from '@outreach/db';
-import { createAuthenticator, createCaches, createDnsResolver, systemClock, type ServiceDeps } from '@outreach/core';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createAuthenticator, createCaches, createDnsResolver, createSecretBox, systemClock, type ServiceDeps } from '@outreach/core';
 import type { Logger } from 'pino';
 import type { Env } from './env';
 import { createRateLimiter } from './rate-limit';
@@ -20,13 +23,40 @@ export async function migrate(options: { db: Database; log: Logger }) {
   return result;
 }
 
-export function gatewayDeps(options: { db: Database; env: Env; log: Logger }): GatewayDeps {
+/**
+ * The key that encrypts secrets at rest: ENCRYPTION_KEY (32 bytes, base64 or hex), or
+ * a key file created once under DATA_DIR.
+ */
+export function loadEncryptionKey(env: Env): Buffer {
+  if (env.ENCRYPTION_KEY) {
+    const raw = env.ENCRYPTION_KEY.trim();
+    const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+    if (key.length !== 32) throw new Error('ENCRYPTION_KEY must be 32 bytes, written as 64 hex characters or base64');
+    return key;
+  }
+  const file = join(resolve(env.DATA_DIR), 'encryption.key');
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    // 'wx' never overwrites a key another process wrote first.
+    try {
+      writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`);
+  return key;
+}
+
+export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encryptionKey?: Buffer }): GatewayDeps {
   const service: ServiceDeps = {
     db: options.db.prisma,
     ports: { clock: systemClock, dns: createDnsResolver({ servers: options.env.DNS_SERVERS, timeoutMs: options.env.DNS_TIMEOUT_MS }) },
     log: options.log,
     settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE },
     caches: createCaches(),
+    secrets: createSecretBox({ key: options.encryptionKey ?? loadEncryptionKey(options.env) }),
   };
   return {
     service,

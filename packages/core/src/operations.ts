@@ -1,24 +1,35 @@
-// The registry of every operation, by domain. Transports build from it; adding an
-// operation means defining it in its domain folder and listing it here.
-import { createWorkspace, listWorkspaces } from './workspace/workspace.operations';
-import { listLeadLabels } from './lead-label/lead-label.operations';
-import { getVariationStats } from './campaign/variation-stats.operations';
-import { createSubsequence } from './campaign/subsequence.operations';
-import { listCampaignEmails } from './unibox/campaign-emails.operations';
-import { addLeads } from './lead/lead-add.operations';
-import { generateSenderIdentities } from './dfy/sender-identities.operations';
-import { listRecipientProviders } from './placement/recipient-providers.operations';
-import { checkDomainVitals } from './account/vitals.operations';
+// The registry of every operation, by domain. Each domain lists its operations in
+// its own index.ts; transports build from this registry.
+import { workspaceOperations } from './workspace/index';
+import { leadLabelOperations } from './lead-label/index';
+import { campaignOperations } from './campaign/index';
+import { uniboxOperations } from './unibox/index';
+import { leadOperations } from './lead/index';
+import { dfyOperations } from './dfy/index';
+import { placementOperations } from './placement/index';
+import { accountOperations } from './account/index';
+import { blocklistOperations } from './blocklist/index';
+import { tagOperations } from './tag/index';
+import { webhookOperations } from './webhook/index';
+import { clientOperations } from './client/index';
+import { workspaceSettingsOperations } from './workspace-settings/index';
+import { additionalFieldOperations } from './additional-field/index';
 
 export const operations = {
-  workspace: { list: listWorkspaces, create: createWorkspace },
-  leadLabel: { list: listLeadLabels },
-  campaign: { variationStats: getVariationStats, addSubsequence: createSubsequence },
-  unibox: { campaignEmails: listCampaignEmails },
-  lead: { add: addLeads },
-  dfy: { generateSenderIdentities },
-  placement: { recipientProviders: listRecipientProviders },
-  account: { testVitals: checkDomainVitals },
+  workspace: workspaceOperations,
+  leadLabel: leadLabelOperations,
+  campaign: campaignOperations,
+  unibox: uniboxOperations,
+  lead: leadOperations,
+  dfy: dfyOperations,
+  placement: placementOperations,
+  account: accountOperations,
+  blocklist: blocklistOperations,
+  tag: tagOperations,
+  webhook: webhookOperations,
+  client: clientOperations,
+  workspaceSettings: workspaceSettingsOperations,
+  additionalField: additionalFieldOperations,
 } as const;
 
 export type Operations = typeof operations;

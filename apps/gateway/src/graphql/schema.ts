@@ -7,5 +7,10 @@ import './lead.graphql';
 import './dfy.graphql';
 import './placement.graphql';
 import './vitals.graphql';
+import './blocklist.graphql';
+import './tag.graphql';
+import './webhook.graphql';
+import './client.graphql';
+import './workspace-settings.graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

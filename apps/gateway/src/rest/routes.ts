@@ -1,18 +1,33 @@
-import { operations } from '@outreach/core';
-import { route, type Route } from './route';
+import { workspaceRoutes } from './routes/workspace.routes';
+import { leadLabelRoutes } from './routes/lead-label.routes';
+import { campaignRoutes } from './routes/campaign.routes';
+import { uniboxRoutes } from './routes/unibox.routes';
+import { leadRoutes } from './routes/lead.routes';
+import { dfyRoutes } from './routes/dfy.routes';
+import { placementRoutes } from './routes/placement.routes';
+import { accountRoutes } from './routes/account.routes';
+import { blocklistRoutes } from './routes/blocklist.routes';
+import { tagRoutes } from './routes/tag.routes';
+import { webhookRoutes } from './routes/webhook.routes';
+import { clientRoutes } from './routes/client.routes';
+import { workspaceSettingsRoutes } from './routes/workspace-settings.routes';
+import { additionalFieldRoutes } from './routes/additional-field.routes';
+import type { Route } from './route';
 
-/** Every REST operation: method, vendor path (under /api/v1), operation. */
+/** Every REST operation, from the per-domain route files. */
 export const routes: Route[] = [
-  route('GET', '/authenticate', operations.workspace.list),
-  route('GET', '/workspaces', operations.workspace.list),
-  route('POST', '/workspaces/add', operations.workspace.create),
-  route('GET', '/workspace-settings/lead-labels', operations.leadLabel.list),
-  // The seven operations the interface spec gives in full.
-  route('GET', '/campaign/get/variation-stats', operations.campaign.variationStats, { errorShape: 'message' }),
-  route('GET', '/unibox/campaign-emails', operations.unibox.campaignEmails),
-  route('POST', '/lead/add', operations.lead.add),
-  route('POST', '/campaign/add/subsequence', operations.campaign.addSubsequence),
-  route('POST', '/dfy/generate-sender-identities', operations.dfy.generateSenderIdentities),
-  route('GET', '/email-placement/get/recipient-providers', operations.placement.recipientProviders),
-  route('POST', '/account/test/vitals', operations.account.testVitals),
+  ...workspaceRoutes,
+  ...leadLabelRoutes,
+  ...campaignRoutes,
+  ...uniboxRoutes,
+  ...leadRoutes,
+  ...dfyRoutes,
+  ...placementRoutes,
+  ...accountRoutes,
+  ...blocklistRoutes,
+  ...tagRoutes,
+  ...webhookRoutes,
+  ...clientRoutes,
+  ...workspaceSettingsRoutes,
+  ...additionalFieldRoutes,
 ];

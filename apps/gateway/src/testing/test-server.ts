@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { silentLogger, testDatabase } from '@outreach/core/testing';
 import { createApp } from '../app';
@@ -11,7 +12,7 @@ import type { AppRouter } from '../trpc/router';
 export async function startTestServer(options: { env?: Record<string, string>; routes?: Route[] } = {}) {
   const db = await testDatabase();
   const env: Env = loadEnv({ NODE_ENV: 'test', ...options.env });
-  const deps = gatewayDeps({ db, env, log: silentLogger });
+  const deps = gatewayDeps({ db, env, log: silentLogger, encryptionKey: randomBytes(32) });
   const app = createApp({ deps, db, publicUrl: 'http://localhost', development: false, routes: options.routes });
   const server = await listen({ app, port: 0, host: '127.0.0.1', log: silentLogger, shutdownTimeoutMs: 1_000 });
   const url = server.url;

@@ -1,34 +1,35 @@
-import { operations } from '@outreach/core';
-import { procedureFor, router } from './trpc';
+import { router } from './trpc';
+import { workspaceRouter } from './routers/workspace.router';
+import { leadLabelRouter } from './routers/lead-label.router';
+import { campaignRouter } from './routers/campaign.router';
+import { uniboxRouter } from './routers/unibox.router';
+import { leadRouter } from './routers/lead.router';
+import { dfyRouter } from './routers/dfy.router';
+import { placementRouter } from './routers/placement.router';
+import { accountRouter } from './routers/account.router';
+import { blocklistRouter } from './routers/blocklist.router';
+import { tagRouter } from './routers/tag.router';
+import { webhookRouter } from './routers/webhook.router';
+import { clientRouter } from './routers/client.router';
+import { workspaceSettingsRouter } from './routers/workspace-settings.router';
+import { additionalFieldRouter } from './routers/additional-field.router';
 
 /** Mirrors the operation registry by domain: `workspace.list`, `campaign.launch`, … */
 export const appRouter = router({
-  workspace: router({
-    list: procedureFor(operations.workspace.list),
-    create: procedureFor(operations.workspace.create),
-  }),
-  leadLabel: router({
-    list: procedureFor(operations.leadLabel.list),
-  }),
-  campaign: router({
-    variationStats: procedureFor(operations.campaign.variationStats),
-    addSubsequence: procedureFor(operations.campaign.addSubsequence),
-  }),
-  unibox: router({
-    campaignEmails: procedureFor(operations.unibox.campaignEmails),
-  }),
-  lead: router({
-    add: procedureFor(operations.lead.add),
-  }),
-  dfy: router({
-    generateSenderIdentities: procedureFor(operations.dfy.generateSenderIdentities),
-  }),
-  placement: router({
-    recipientProviders: procedureFor(operations.placement.recipientProviders),
-  }),
-  account: router({
-    testVitals: procedureFor(operations.account.testVitals),
-  }),
+  workspace: workspaceRouter,
+  leadLabel: leadLabelRouter,
+  campaign: campaignRouter,
+  unibox: uniboxRouter,
+  lead: leadRouter,
+  dfy: dfyRouter,
+  placement: placementRouter,
+  account: accountRouter,
+  blocklist: blocklistRouter,
+  tag: tagRouter,
+  webhook: webhookRouter,
+  client: clientRouter,
+  workspaceSettings: workspaceSettingsRouter,
+  additionalField: additionalFieldRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { PrismaClient } from '@outreach/db';
 import type { Ports } from './ports';
+import type { SecretBox } from './secret-box';
 
 /** Who is calling: resolved from an API key by the transports, before any operation runs. */
 export interface Actor {
@@ -35,6 +36,8 @@ export interface Ctx {
   requestId: string;
   settings: Settings;
   caches: Caches;
+  /** Encrypts secrets stored at rest (webhook secrets, mailbox passwords). */
+  secrets: SecretBox;
 }
 
 /** What a Ctx is made of before an actor is known (composition root, CLI, workers). */

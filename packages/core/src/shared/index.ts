@@ -7,3 +7,4 @@ export * from './tenancy';
 export * from './dns';
 export * from './time';
 export * from './pagination';
+export * from './secret-box';

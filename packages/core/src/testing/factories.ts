@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import type { Database } from '@outreach/db';
 import { createCaches, type Actor, type Ctx, type ServiceDeps } from '../shared/context';
 import { systemClock, type Clock } from '../shared/ports';
 import { createDnsResolver, type DnsResolver } from '../shared/dns';
+import { createSecretBox } from '../shared/secret-box';
 import { createOrganization } from '../auth/organization.service';
 
 export const silentLogger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
@@ -15,6 +16,7 @@ export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: Dn
     log: silentLogger,
     settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000 },
     caches: createCaches(),
+    secrets: createSecretBox({ key: randomBytes(32) }),
   };
 }
 

@@ -1,0 +1,2 @@
+// GraphQL types and fields of the blocklist operations.
+export {};

@@ -1,0 +1,2 @@
+// GraphQL types and fields of the webhook operations.
+export {};

@@ -1,0 +1,7 @@
+import { operations } from '@outreach/core';
+import { route, type Route } from '../route';
+
+/** REST routes of the leadLabel operations: method, vendor path (under /api/v1), operation. */
+export const leadLabelRoutes: Route[] = [
+  route('GET', '/workspace-settings/lead-labels', operations.leadLabel.list),
+];

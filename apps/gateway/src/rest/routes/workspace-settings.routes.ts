@@ -1,0 +1,4 @@
+import type { Route } from '../route';
+
+/** REST routes of this domain: method, vendor path (under /api/v1), operation. */
+export const workspaceSettingsRoutes: Route[] = [];

@@ -1,0 +1,6 @@
+import { operations } from '@outreach/core';
+import { procedureFor, router } from '../trpc';
+
+export const accountRouter = router({
+  testVitals: procedureFor(operations.account.testVitals),
+});

@@ -1,0 +1,6 @@
+import { operations } from '@outreach/core';
+import { procedureFor, router } from '../trpc';
+
+export const leadLabelRouter = router({
+  list: procedureFor(operations.leadLabel.list),
+});

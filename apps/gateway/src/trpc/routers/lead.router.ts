@@ -1,0 +1,6 @@
+import { operations } from '@outreach/core';
+import { procedureFor, router } from '../trpc';
+
+export const leadRouter = router({
+  add: procedureFor(operations.lead.add),
+});
