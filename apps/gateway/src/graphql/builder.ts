@@ -1,5 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
 import type PrismaTypes from '@outreach/db/pothos-types';
 import { getDatamodel } from '@outreach/db/pothos-types';
 import type { Ctx } from '@outreach/core';
@@ -14,7 +15,9 @@ export const builder = new SchemaBuilder<{
   Scalars: { DateTime: { Input: Date; Output: Date }; JSON: { Input: unknown; Output: unknown } };
   DefaultFieldNullability: false;
 }>({
-  plugins: [PrismaPlugin],
+  // Relay for cursor connections (prismaConnection); Prisma for model-backed types.
+  plugins: [RelayPlugin, PrismaPlugin],
+  relay: {},
   defaultFieldNullability: false,
   prisma: {
     // One client per process, built in the composition root and reached through the context.

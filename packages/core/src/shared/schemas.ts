@@ -21,3 +21,18 @@ export const boolParam = z.preprocess((v) => {
 }, z.boolean({ error: 'must be true or false' }));
 
 export const StatusSuccess = z.literal('success');
+
+/** The vendor's offset paging: `skip` (0-based) and `limit` (1 to 100, default 100). */
+export const SkipLimit = {
+  skip: intParam({ min: 0 }).default(0).describe('Rows to skip (0-based offset)'),
+  limit: intParam({ min: 1, max: 100 }).default(100).describe('Rows per page, 1 to 100 (default 100)'),
+};
+
+/** The vendor's page paging: `page` (1-based) and `limit` (1 to 100, default 100). */
+export const PageLimit = {
+  page: intParam({ min: 1 }).default(1).describe('Page number, from 1'),
+  limit: intParam({ min: 1, max: 100 }).default(100).describe('Rows per page, 1 to 100 (default 100)'),
+};
+
+/** The vendor's "yes" / "no" string flags. */
+export const YesNo = z.enum(['yes', 'no'], { error: 'must be "yes" or "no"' });
