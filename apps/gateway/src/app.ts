@@ -93,6 +93,7 @@ export function createApp(options: {
         deps,
         apiKey: headerApiKey(req),
         requestId: res.locals['requestId'] as string,
+        clientAddress: req.ip ?? 'unknown',
       }),
       onError: ({ error, ctx }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, reqId: ctx?.requestId }, 'trpc error');

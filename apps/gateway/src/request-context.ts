@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Actor, Authenticator, Ctx, ServiceDeps } from '@outreach/core';
+import { ANONYMOUS_ACTOR, type Actor, type Authenticator, type Ctx, type ServiceDeps } from '@outreach/core';
 import type { RateLimiter } from './rate-limit';
 
 /** What every transport needs to turn a request into an operation context. */
@@ -37,5 +37,16 @@ export async function authenticatedContext(options: {
     actor,
     requestId,
     log: deps.service.log.child({ reqId: requestId, org: actor.organizationId }),
+  };
+}
+
+/** The context of a public operation: no key, no workspace; rate-limited per client address. */
+export function anonymousContext(options: { deps: GatewayDeps; requestId: string; clientAddress: string }): Ctx {
+  options.deps.rateLimiter.take(`anonymous:${options.clientAddress}`);
+  return {
+    ...options.deps.service,
+    actor: ANONYMOUS_ACTOR,
+    requestId: options.requestId,
+    log: options.deps.service.log.child({ reqId: options.requestId }),
   };
 }

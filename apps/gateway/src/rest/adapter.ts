@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { executeOperation, toDomainError } from '@outreach/core';
 import type { Logger } from 'pino';
 import { internalRestError, restError, type RestErrorShape } from '../errors/error-map';
-import { authenticatedContext, type GatewayDeps } from '../request-context';
+import { anonymousContext, authenticatedContext, type GatewayDeps } from '../request-context';
 import type { Route } from './route';
 
 type Params = Record<string, unknown>;
@@ -60,7 +60,9 @@ export function restRouter(options: { deps: GatewayDeps; routes: Route[] }): Rou
     router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](r.path, async (req: Request, res: Response) => {
       const requestId = res.locals['requestId'] as string;
       try {
-        const ctx = await authenticatedContext({ deps: options.deps, apiKey: apiKeyOf(req), requestId });
+        const ctx = r.public
+          ? anonymousContext({ deps: options.deps, requestId, clientAddress: req.ip ?? 'unknown' })
+          : await authenticatedContext({ deps: options.deps, apiKey: apiKeyOf(req), requestId });
         res.locals['operation'] = r.op.name;
         const output = await executeOperation({ op: r.op, ctx, input: inputOf(req) });
         res.status(200).json(output);

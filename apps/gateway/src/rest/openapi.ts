@@ -81,6 +81,7 @@ export function buildOpenApi(options: { routes: Route[]; serverUrl: string; vers
       ...(r.op.description ? { description: r.op.description } : {}),
       tags: [tag],
       ...(r.deprecated ? { deprecated: true } : {}),
+      ...(r.public ? { security: [] } : {}),
       ...(parameters.length ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: {

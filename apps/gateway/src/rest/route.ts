@@ -11,6 +11,8 @@ export interface Route {
   /** Error body shape; the spec's variation-stats operation answers `{ message }`. */
   errorShape?: RestErrorShape;
   deprecated?: boolean;
+  /** Answered without an API key (accepting an invitation); the operation runs as ANONYMOUS_ACTOR. */
+  public?: boolean;
 }
 
 export function route(method: HttpMethod, path: string, op: Operation, extra: Omit<Route, 'method' | 'path' | 'op'> = {}): Route {

@@ -2,13 +2,15 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError, type z } from 'zod';
 import { executeParsedOperation, fromZodError, toDomainError, type Ctx, type Operation, type OperationKind } from '@outreach/core';
 import { trpcError } from '../errors/error-map';
-import { authenticatedContext, type GatewayDeps } from '../request-context';
+import { anonymousContext, authenticatedContext, type GatewayDeps } from '../request-context';
 
 /** Request-free: tests build it directly, the HTTP adapter builds it from headers. */
 export interface TrpcContext {
   deps: GatewayDeps;
   apiKey: string | undefined;
   requestId: string;
+  /** For rate-limiting public procedures per client. */
+  clientAddress: string;
 }
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -48,6 +50,22 @@ const authed = t.procedure.use(async ({ ctx, next }) => {
   }
   return next({ ctx: { ...ctx, op: opCtx } });
 });
+
+/** Procedures answered without an API key (accepting an invitation). */
+const anonymous = t.procedure.use(async ({ ctx, next }) => {
+  let opCtx: Ctx;
+  try {
+    opCtx = anonymousContext({ deps: ctx.deps, requestId: ctx.requestId, clientAddress: ctx.clientAddress });
+  } catch (error) {
+    throw trpcError(error);
+  }
+  return next({ ctx: { ...ctx, op: opCtx } });
+});
+
+/** A public mutation from an operation whose `run` needs no actor. */
+export function publicMutationFor<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, 'mutation'>) {
+  return anonymous.input(op.input).output(op.output).mutation(resolverOf(op));
+}
 
 type ProcedureOf<I extends z.ZodType, O extends z.ZodType, K extends OperationKind> = K extends 'query'
   ? ReturnType<typeof queryOf<I, O>>

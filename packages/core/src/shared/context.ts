@@ -13,6 +13,13 @@ export interface Actor {
   clientGrants: Record<string, { permissions: string[]; hideLabels: string[] }> | null;
 }
 
+/**
+ * The caller of a public operation (accepting an invitation): no organization, no
+ * workspace. assertWorkspaceAccess refuses it everywhere, so an operation that is
+ * public by mistake still reaches nothing.
+ */
+export const ANONYMOUS_ACTOR: Actor = Object.freeze({ organizationId: '', apiKeyId: '', workspaceIds: [], clientGrants: null });
+
 export interface Settings {
   /** Lead allowance of an organization whose own allowance is not set. */
   defaultLeadAllowance: number;
