@@ -15,3 +15,8 @@ export * from './placement/recipient-providers.schemas';
 export { VARIATION_COUNTS_SQL, OPEN_RANGE } from './campaign/variation-stats.queries';
 export { CAMPAIGN_EMAILS_SQL } from './unibox/campaign-emails.queries';
 export { CAMPAIGN_VARIATIONS_SQL } from './campaign/variation-stats.queries';
+export * from './workspace-settings/workspace-settings.schemas';
+export * from './additional-field/additional-field.schemas';
+export * from './workspace/workspace-copy.schemas';
+export * from './workspace/workspace-invite.schemas';
+export { acceptInvite } from './workspace/workspace-invite.service';

@@ -32,3 +32,35 @@ builder.prismaObjectField(WorkspaceType, 'leadLabels', (t) =>
     },
   }),
 );
+
+builder.mutationField('addLeadLabel', (t) =>
+  t.prismaField({
+    type: 'LeadLabel',
+    description: operations.leadLabel.add.description,
+    args: {
+      workspaceId: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true }),
+      sentiment: t.arg({ type: LabelSentiment, required: true }),
+      icon: t.arg.string(),
+    },
+    resolve: async (query, _root, args, { ctx }) => {
+      const created = await runOperation({
+        op: operations.leadLabel.add,
+        ctx,
+        input: { workspace_id: args.workspaceId, name: args.name, sentiment: args.sentiment, icon: args.icon ?? undefined },
+      });
+      return guard(ctx, () => ctx.db.leadLabel.findUniqueOrThrow({ ...query, where: { id: created.id } }));
+    },
+  }),
+);
+
+builder.mutationField('deleteLeadLabels', (t) =>
+  t.int({
+    description: `${operations.leadLabel.delete.description} Answers the number of labels deleted.`,
+    args: { workspaceId: t.arg.id({ required: true }), ids: t.arg.idList({ required: true }) },
+    resolve: async (_root, args, { ctx }) => {
+      const deleted = await runOperation({ op: operations.leadLabel.delete, ctx, input: { workspace_id: args.workspaceId, ids: args.ids } });
+      return deleted.deleted_count;
+    },
+  }),
+);

@@ -1,6 +1,8 @@
 // The operations of this domain, keyed as their tRPC procedures are (`leadLabel.<key>`).
-import { listLeadLabels } from './lead-label.operations';
+import { addLeadLabel, deleteLeadLabels, listLeadLabels } from './lead-label.operations';
 
 export const leadLabelOperations = {
   list: listLeadLabels,
+  add: addLeadLabel,
+  delete: deleteLeadLabels,
 } as const;

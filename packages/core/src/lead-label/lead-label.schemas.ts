@@ -1,14 +1,17 @@
 import { z } from 'zod';
-import { WorkspaceIdField } from '../shared/schemas';
+import { ObjectId, WorkspaceIdField } from '../shared/schemas';
 
 export const ListLeadLabelsInput = z.object({ workspace_id: WorkspaceIdField });
 export type ListLeadLabelsInput = z.infer<typeof ListLeadLabelsInput>;
+
+export const LabelSentiment = z.enum(['POSITIVE', 'NEGATIVE', 'NEUTRAL'], { error: 'must be POSITIVE, NEGATIVE or NEUTRAL' });
+export type LabelSentiment = z.infer<typeof LabelSentiment>;
 
 export const LeadLabelItem = z.object({
   id: z.string(),
   key: z.string().describe('Stable key (INTERESTED, …); a label with key X fires webhook event LEAD_MARKED_AS_X'),
   name: z.string(),
-  sentiment: z.enum(['POSITIVE', 'NEGATIVE', 'NEUTRAL']),
+  sentiment: LabelSentiment,
   icon: z.string(),
   is_system: z.boolean(),
   is_ai_label: z.boolean(),
@@ -17,3 +20,26 @@ export type LeadLabelItem = z.infer<typeof LeadLabelItem>;
 
 export const ListLeadLabelsOutput = z.array(LeadLabelItem);
 export type ListLeadLabelsOutput = z.infer<typeof ListLeadLabelsOutput>;
+
+export const AddLeadLabelInput = z.object({
+  workspace_id: WorkspaceIdField,
+  name: z
+    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(50, 'must be at most 50 characters'),
+  sentiment: LabelSentiment,
+  icon: z.string({ error: 'must be a string' }).trim().max(50, 'must be at most 50 characters').optional(),
+});
+export type AddLeadLabelInput = z.infer<typeof AddLeadLabelInput>;
+
+export const DeleteLeadLabelsInput = z.object({
+  workspace_id: WorkspaceIdField,
+  ids: z.array(ObjectId, { error: 'must be an array of label ids' }).min(1, 'must hold at least one id').max(100, 'must hold at most 100 ids'),
+});
+export type DeleteLeadLabelsInput = z.infer<typeof DeleteLeadLabelsInput>;
+
+export const DeleteLeadLabelsOutput = z.object({
+  deleted_count: z.number().int().describe('Custom labels deleted (ids not found in the workspace are not counted)'),
+});
+export type DeleteLeadLabelsOutput = z.infer<typeof DeleteLeadLabelsOutput>;

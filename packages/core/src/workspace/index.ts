@@ -1,7 +1,12 @@
 // The operations of this domain, keyed as their tRPC procedures are (`workspace.<key>`).
 import { createWorkspace, listWorkspaces } from './workspace.operations';
+import { copyWorkspaceSettings } from './workspace-copy.operations';
+import { acceptWorkspaceInvite, inviteUser } from './workspace-invite.operations';
 
 export const workspaceOperations = {
   list: listWorkspaces,
   create: createWorkspace,
+  copySettings: copyWorkspaceSettings,
+  inviteUser,
+  acceptInvite: acceptWorkspaceInvite,
 } as const;

@@ -6,4 +6,8 @@ export const workspaceRoutes: Route[] = [
   route('GET', '/authenticate', operations.workspace.list),
   route('GET', '/workspaces', operations.workspace.list),
   route('POST', '/workspaces/add', operations.workspace.create),
+  route('POST', '/workspaces/copy-settings', operations.workspace.copySettings),
+  route('POST', '/workspaces/invite-user', operations.workspace.inviteUser),
+  // The invited person has no API key yet.
+  route('POST', '/workspaces/accept-invite', operations.workspace.acceptInvite, { public: true }),
 ];

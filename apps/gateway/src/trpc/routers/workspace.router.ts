@@ -1,7 +1,10 @@
 import { operations } from '@outreach/core';
-import { procedureFor, router } from '../trpc';
+import { procedureFor, publicMutationFor, router } from '../trpc';
 
 export const workspaceRouter = router({
   list: procedureFor(operations.workspace.list),
   create: procedureFor(operations.workspace.create),
+  copySettings: procedureFor(operations.workspace.copySettings),
+  inviteUser: procedureFor(operations.workspace.inviteUser),
+  acceptInvite: publicMutationFor(operations.workspace.acceptInvite),
 });

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+
+export const InviteRole = z.enum(['ADMIN', 'MEMBER'], { error: 'must be ADMIN or MEMBER' });
+export type InviteRole = z.infer<typeof InviteRole>;
+
+export const InviteUserInput = z.object({
+  workspace_id: WorkspaceIdField,
+  email: z
+    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: 'must be a valid e-mail address' }).max(254, 'must be at most 254 characters')),
+  role: InviteRole,
+});
+export type InviteUserInput = z.infer<typeof InviteUserInput>;
+
+export const InviteUserOutput = z.object({
+  status: StatusSuccess,
+  invite_id: z.string(),
+  token: z.string().describe('The invitation token, shown once: hand it to the invited person'),
+  expires_at: z.string().describe('ISO 8601; 7 days after the invitation'),
+});
+export type InviteUserOutput = z.infer<typeof InviteUserOutput>;
+
+export const AcceptInviteInput = z.object({
+  token: z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') }).min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+});
+export type AcceptInviteInput = z.infer<typeof AcceptInviteInput>;
+
+export const AcceptInviteOutput = z.object({
+  status: StatusSuccess,
+  workspace_id: z.string(),
+  api_key: z.string().describe('An API key limited to the workspace, shown once'),
+});
+export type AcceptInviteOutput = z.infer<typeof AcceptInviteOutput>;
