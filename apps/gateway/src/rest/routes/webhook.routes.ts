@@ -1,4 +1,9 @@
-import type { Route } from '../route';
+import { operations } from '@outreach/core';
+import { route, type Route } from '../route';
 
-/** REST routes of this domain: method, vendor path (under /api/v1), operation. */
-export const webhookRoutes: Route[] = [];
+/** REST routes of the webhook operations: method, vendor path (under /api/v1), operation. */
+export const webhookRoutes: Route[] = [
+  route('GET', '/hook/list', operations.webhook.list),
+  route('POST', '/hook/add', operations.webhook.add),
+  route('DELETE', '/hook/del', operations.webhook.delete),
+];

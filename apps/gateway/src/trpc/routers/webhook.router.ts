@@ -1,3 +1,8 @@
-import { router } from '../trpc';
+import { operations } from '@outreach/core';
+import { procedureFor, router } from '../trpc';
 
-export const webhookRouter = router({});
+export const webhookRouter = router({
+  list: procedureFor(operations.webhook.list),
+  add: procedureFor(operations.webhook.add),
+  delete: procedureFor(operations.webhook.delete),
+});

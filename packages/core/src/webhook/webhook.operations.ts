@@ -1,0 +1,136 @@
+import { newId } from '@outreach/db';
+import { defineOperation } from '../shared/operation';
+import { invalidField } from '../shared/errors';
+import { ALL_CAMPAIGNS, FIXED_WEBHOOK_EVENTS, LABEL_EVENT_PREFIX } from './webhook.rules';
+import {
+  AddWebhookInput,
+  AddWebhookOutput,
+  DeleteWebhooksInput,
+  DeleteWebhooksOutput,
+  ListWebhooksInput,
+  ListWebhooksOutput,
+} from './webhook.schemas';
+
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+const FIXED_EVENTS: ReadonlySet<string> = new Set(FIXED_WEBHOOK_EVENTS);
+
+export const listWebhooks = defineOperation({
+  name: 'webhook.list',
+  kind: 'query',
+  summary: 'List webhooks',
+  description:
+    'The workspace\'s webhook subscriptions, oldest first. `secret` is decrypted and echoed in plain text as the vendor does ("" when none). `last_run` and `last_resp` are null until the first delivery. Client keys need HOOK_CREATE, the only hook permission the vendor defines.',
+  input: ListWebhooksInput,
+  output: ListWebhooksOutput,
+  workspace: 'required',
+  permission: 'HOOK_CREATE',
+  async run(ctx, input) {
+    const rows = await ctx.db.webhook.findMany({
+      where: { workspaceId: input.workspace_id },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    return {
+      hooks: rows.map((h) => ({
+        _id: h.id,
+        workspace_id: h.workspaceId,
+        org_id: h.organizationId,
+        url: h.url,
+        name: h.name,
+        secret: h.secretEnc ? ctx.secrets.decrypt(h.secretEnc) : '',
+        camp_ids: h.campIds,
+        evt_types: h.eventTypes,
+        status: h.status,
+        ignore_ooo: h.ignoreOoo ? (1 as const) : (0 as const),
+        ignore_automatic: h.ignoreAutomatic ? (1 as const) : (0 as const),
+        created_at: h.createdAt.toISOString(),
+        modified_at: h.updatedAt.toISOString(),
+        last_run: h.lastRun?.toISOString() ?? null,
+        last_resp: h.lastResp,
+      })),
+    };
+  },
+});
+
+export const addWebhook = defineOperation({
+  name: 'webhook.add',
+  kind: 'mutation',
+  summary: 'Add a webhook',
+  description: [
+    'Subscribes an http(s) URL to events of the workspace; the webhook starts ACTIVE.',
+    '`camp_ids` is `["ALL"]` for every campaign now and later, or campaign ids of the workspace (an unknown or foreign id is 400 naming `camp_ids.<i>`; "ALL" mixed with ids is rejected the same way). Repeated ids count once.',
+    '`event_types`: FIRST_EMAIL_REPLIES, ALL_EMAIL_REPLIES, ALL_POSITIVE_REPLIES, EMAIL_SENT, BOUNCED_EMAIL, UNIBOX_EMAIL_SENT, SYSTEM_ALERT, or LEAD_MARKED_AS_<KEY> for a lead label key of the workspace (400 naming `event_types.<i>` otherwise). Event names are case-sensitive, as the vendor\'s.',
+    '`secret` is stored encrypted (AES-256-GCM) and echoed by the list. `ignore_ooo` and `ignore_automatic` are 0 or 1 (default 0).',
+  ].join(' '),
+  input: AddWebhookInput,
+  output: AddWebhookOutput,
+  workspace: 'required',
+  permission: 'HOOK_CREATE',
+  async run(ctx, input) {
+    const workspaceId = input.workspace_id;
+    const campIds = [...new Set(input.camp_ids.map((c) => (c === ALL_CAMPAIGNS ? c : c.toLowerCase())))];
+    const allCampaigns = campIds.includes(ALL_CAMPAIGNS);
+    if (allCampaigns && campIds.length > 1) {
+      throw invalidField(`camp_ids.${input.camp_ids.findIndex((c) => c !== ALL_CAMPAIGNS)}`, 'must not be given with "ALL"');
+    }
+    const malformed = input.camp_ids.findIndex((c) => c !== ALL_CAMPAIGNS && !OBJECT_ID.test(c.toLowerCase()));
+    if (!allCampaigns && malformed >= 0) throw invalidField(`camp_ids.${malformed}`, 'must be a 24-character hexadecimal id or "ALL"');
+    const eventTypes = [...new Set(input.event_types)];
+    const labelKeys = input.event_types.filter((e) => e.startsWith(LABEL_EVENT_PREFIX)).map((e) => e.slice(LABEL_EVENT_PREFIX.length));
+
+    const id = newId();
+    await ctx.db.$transaction(async (tx) => {
+      const [campaigns, labels] = await Promise.all([
+        allCampaigns ? [] : tx.campaign.findMany({ where: { workspaceId, id: { in: campIds } }, select: { id: true } }),
+        labelKeys.length ? tx.leadLabel.findMany({ where: { workspaceId, key: { in: labelKeys } }, select: { key: true } }) : [],
+      ]);
+      if (!allCampaigns) {
+        const known = new Set(campaigns.map((c) => c.id));
+        const missing = input.camp_ids.findIndex((c) => !known.has(c.toLowerCase()));
+        if (missing >= 0) throw invalidField(`camp_ids.${missing}`, 'is not a campaign of this workspace');
+      }
+      const knownKeys = new Set(labels.map((l) => l.key));
+      const badEvent = input.event_types.findIndex(
+        (e) => !FIXED_EVENTS.has(e) && !(e.startsWith(LABEL_EVENT_PREFIX) && knownKeys.has(e.slice(LABEL_EVENT_PREFIX.length))),
+      );
+      if (badEvent >= 0) {
+        throw invalidField(
+          `event_types.${badEvent}`,
+          `must be one of ${FIXED_WEBHOOK_EVENTS.join(', ')} or ${LABEL_EVENT_PREFIX}<KEY> for a lead label of this workspace`,
+        );
+      }
+      await tx.webhook.create({
+        data: {
+          id,
+          organizationId: ctx.actor.organizationId,
+          workspaceId,
+          url: input.url,
+          name: input.name ?? '',
+          secretEnc: input.secret ? ctx.secrets.encrypt(input.secret) : null,
+          campIds,
+          eventTypes,
+          ignoreOoo: input.ignore_ooo === 1,
+          ignoreAutomatic: input.ignore_automatic === 1,
+        },
+      });
+    });
+    return { status: 'success' as const, _id: id };
+  },
+});
+
+export const deleteWebhooks = defineOperation({
+  name: 'webhook.delete',
+  kind: 'mutation',
+  summary: 'Delete webhooks',
+  description:
+    'Deletes webhooks of the workspace by id. Ids that are unknown or of another workspace are ignored; `deleted_count` counts the webhooks removed.',
+  input: DeleteWebhooksInput,
+  output: DeleteWebhooksOutput,
+  workspace: 'required',
+  permission: 'HOOK_CREATE',
+  async run(ctx, input) {
+    const deleted = await ctx.db.$transaction(async (tx) =>
+      tx.webhook.deleteMany({ where: { workspaceId: input.workspace_id, id: { in: input.ids } } }),
+    );
+    return { status: 'success' as const, deleted_count: deleted.count };
+  },
+});

@@ -1,0 +1,15 @@
+/** Event types every workspace has; `LEAD_MARKED_AS_<KEY>` adds one per lead label. */
+export const FIXED_WEBHOOK_EVENTS = [
+  'FIRST_EMAIL_REPLIES',
+  'ALL_EMAIL_REPLIES',
+  'ALL_POSITIVE_REPLIES',
+  'EMAIL_SENT',
+  'BOUNCED_EMAIL',
+  'UNIBOX_EMAIL_SENT',
+  'SYSTEM_ALERT',
+] as const;
+
+export const LABEL_EVENT_PREFIX = 'LEAD_MARKED_AS_';
+
+/** `["ALL"]`: every campaign of the workspace, now and later. */
+export const ALL_CAMPAIGNS = 'ALL';
