@@ -20,3 +20,4 @@ export * from './additional-field/additional-field.schemas';
 export * from './workspace/workspace-copy.schemas';
 export * from './workspace/workspace-invite.schemas';
 export { acceptInvite } from './workspace/workspace-invite.service';
+export * from './lead/lead.schemas';

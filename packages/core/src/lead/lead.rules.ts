@@ -1,0 +1,37 @@
+import type { PrismaClient, Tx } from '@outreach/db';
+import type { Ctx } from '../shared/context';
+import { invalidField } from '../shared/errors';
+import { decodeCursor, encodeCursor } from '../shared/pagination';
+import type { LeadRecord, LeadSort } from './lead.schemas';
+
+/** Labels the calling key may not see in this workspace (none for organization keys). */
+export function hiddenLabelsOf(options: { ctx: Ctx; workspaceId: string }): string[] {
+  return options.ctx.actor.clientGrants?.[options.workspaceId]?.hideLabels ?? [];
+}
+
+/** A `campaign_id` naming no campaign of the workspace is a 400 on that field (ids never leak). */
+export async function assertCampaignOfWorkspace(options: { db: PrismaClient | Tx; workspaceId: string; campaignId: string | undefined }): Promise<void> {
+  if (!options.campaignId) return;
+  const found = await options.db.campaign.findFirst({ where: { id: options.campaignId, workspaceId: options.workspaceId }, select: { id: true } });
+  if (!found) throw invalidField('campaign_id', `is not a campaign of workspace ${options.workspaceId}`, 'campaign.not_found');
+}
+
+/**
+ * The workspace-leads cursor: sort, direction, and the sort value and id of the last
+ * lead of a page. Every part is in the lead object (`created_at` / `modified_at`, `_id`),
+ * so a client of the bare-array answer can build the next page's trail itself.
+ */
+export function leadPageTrail(options: { lead: Pick<LeadRecord, '_id' | 'created_at' | 'modified_at'>; sort: LeadSort; direction: 'asc' | 'desc' }): string {
+  const at = options.sort === 'created_at' ? options.lead.created_at : options.lead.modified_at;
+  return encodeCursor([options.sort, options.direction, at, options.lead._id]);
+}
+
+export function readLeadPageTrail(options: { trail: string; sort: LeadSort; direction: 'asc' | 'desc' }): { at: Date; id: string } {
+  const [sort, direction, at, id] = decodeCursor({ cursor: options.trail, field: 'page_trail', shape: ['string', 'string', 'string', 'string'] }) as string[];
+  if (sort !== options.sort || direction !== options.direction) {
+    throw invalidField('page_trail', `was built for sort=${sort} direction=${direction}, not sort=${options.sort} direction=${options.direction}`);
+  }
+  const date = new Date(at as string);
+  if (Number.isNaN(date.getTime())) throw invalidField('page_trail', 'is not a page_trail returned by this API');
+  return { at: date, id: id as string };
+}
