@@ -1,21 +1,7 @@
+import { LEAD_COLUMNS } from '../lead/lead-add.rules';
+
 /** The lead fields every lead has; an additional field may not shadow one (any case). */
-export const BUILT_IN_LEAD_FIELDS: readonly string[] = [
-  'email',
-  'first_name',
-  'last_name',
-  'notes',
-  'address_line',
-  'city',
-  'state',
-  'country',
-  'country_code',
-  'phone_number',
-  'company_name',
-  'company_website',
-  'job_title',
-  'network_person_url',
-  'network_company_url',
-];
+export const BUILT_IN_LEAD_FIELDS: readonly string[] = ['email', ...LEAD_COLUMNS];
 
 export const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
