@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { assertWorkspaceAccess, operations, ObjectId, WorkspaceIdField, type VariationStepStats } from '@outreach/core';
+import { assertWorkspaceAccess, campaignCounters, operations, type Ctx, ObjectId, WorkspaceIdField, type VariationStepStats } from '@outreach/core';
 import { builder } from './builder';
-import { guard, runOperation } from './run';
+import { createBatcher, guard, inOrderOf, runOperation } from './run';
+import { WorkspaceType } from './workspace.graphql';
 
 const CampaignStatus = builder.enumType('CampaignStatus', { values: ['DRAFT', 'ACTIVE', 'PAUSED', 'COMPLETED', 'ARCHIVED'] as const });
 const CampaignType = builder.enumType('CampaignType', { values: ['parent', 'subseq'] as const });
@@ -29,6 +30,76 @@ const StepStatsType = builder.objectRef<VariationStepStats>('StepVariationStats'
   }),
 });
 
+type CounterKey = { workspaceId: string; campaignId: string };
+
+/**
+ * One loader per request (keyed by its Ctx): the campaigns reached here were read
+ * through workspace-scoped queries, so their counters are loaded directly, grouped
+ * by workspace, one pair of grouped queries per workspace.
+ */
+const countersLoaders = new WeakMap<Ctx, (key: CounterKey) => Promise<CampaignCountersShape | undefined>>();
+function countersLoaderFor(ctx: Ctx) {
+  let loader = countersLoaders.get(ctx);
+  if (!loader) {
+    const load = createBatcher<CounterKey, CampaignCountersShape>(async (keys) => {
+      const byWorkspace = new Map<string, CounterKey[]>();
+      for (const k of keys) byWorkspace.set(k.workspaceId, [...(byWorkspace.get(k.workspaceId) ?? []), k]);
+      const out = new Map<CounterKey, CampaignCountersShape>();
+      for (const [workspaceId, group] of byWorkspace) {
+        const counters = await campaignCounters({ db: ctx.db, workspaceId, campaignIds: group.map((k) => k.campaignId), now: ctx.ports.clock.now() });
+        for (const k of group) {
+          const c = counters.get(k.campaignId);
+          if (c) out.set(k, c);
+        }
+      }
+      return out;
+    });
+    loader = load;
+    countersLoaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+/** The list-all counters of one campaign (see the REST list-all operation for each definition). */
+interface CampaignCountersShape {
+  lead_count: number;
+  completed_lead_count: number;
+  lead_contacted_count: number;
+  sent_count: number;
+  opened_count: number;
+  unique_opened_count: number;
+  replied_count: number;
+  bounced_count: number;
+  unsubscribed_count: number;
+  positive_reply_count: number;
+  negative_reply_count: number;
+  neutral_reply_count: number;
+  email_sent_today: number;
+  open_rate: number;
+  replied_rate: number;
+}
+
+const CampaignCountersType = builder.objectRef<CampaignCountersShape>('CampaignCounters').implement({
+  description: 'Counters computed from the leads and sends, as list-all answers them',
+  fields: (t) => ({
+    leadCount: t.exposeInt('lead_count'),
+    completedLeadCount: t.exposeInt('completed_lead_count'),
+    leadContactedCount: t.exposeInt('lead_contacted_count', { description: 'Distinct leads with at least one send' }),
+    sentCount: t.exposeInt('sent_count'),
+    openedCount: t.exposeInt('opened_count', { description: 'Sends opened at least once' }),
+    uniqueOpenedCount: t.exposeInt('unique_opened_count', { description: 'Distinct leads with an opened send' }),
+    repliedCount: t.exposeInt('replied_count', { description: 'Distinct leads that replied' }),
+    bouncedCount: t.exposeInt('bounced_count', { description: 'Sends that bounced' }),
+    unsubscribedCount: t.exposeInt('unsubscribed_count', { description: 'Distinct leads that unsubscribed' }),
+    positiveReplyCount: t.exposeInt('positive_reply_count'),
+    negativeReplyCount: t.exposeInt('negative_reply_count'),
+    neutralReplyCount: t.exposeInt('neutral_reply_count'),
+    emailSentToday: t.exposeInt('email_sent_today', { description: 'Sends since 00:00 UTC' }),
+    openRate: t.exposeFloat('open_rate'),
+    repliedRate: t.exposeFloat('replied_rate'),
+  }),
+});
+
 export const CampaignObject = builder.prismaObject('Campaign', {
   description: 'A campaign (a sequence of steps sent to its leads) or a subsequence of one',
   fields: (t) => ({
@@ -39,6 +110,33 @@ export const CampaignObject = builder.prismaObject('Campaign', {
     parentId: t.exposeID('parentId', { nullable: true }),
     workspaceId: t.exposeID('workspaceId'),
     openTracking: t.exposeBoolean('openTracking'),
+    dailyLimit: t.exposeInt('dailyLimit'),
+    intervalLimitInMin: t.exposeInt('intervalLimitInMin'),
+    sendAsText: t.exposeBoolean('sendAsText'),
+    unsubscribeLink: t.exposeBoolean('unsubscribeLink'),
+    stopOnLeadReplied: t.exposeBoolean('stopOnLeadReplied'),
+    pauseOnBounceRate: t.exposeBoolean('pauseOnBounceRate'),
+    bounceRateLimit: t.exposeFloat('bounceRateLimit'),
+    schedule: t.expose('schedule', { type: 'JSON', nullable: true, description: '{ days, timezone, timing: { from, to } }, null until set' }),
+    tags: t.stringList({
+      description: 'Tag names, alphabetically',
+      select: { tags: { select: { tag: { select: { name: true } } } } },
+      resolve: (campaign) => campaign.tags.map((t) => t.tag.name).sort(),
+    }),
+    emailAccounts: t.stringList({
+      description: 'Addresses of the mailboxes the campaign sends from, alphabetically',
+      select: { emailAccounts: { select: { emailAccount: { select: { email: true } } } } },
+      resolve: (campaign) => campaign.emailAccounts.map((a) => a.emailAccount.email).sort(),
+    }),
+    counters: t.field({
+      type: CampaignCountersType,
+      description: 'Counters computed from the leads and sends (the list-all counters); one grouped query for all campaigns of a page',
+      resolve: async (campaign, _args, { ctx }) => {
+        const found = await guard(ctx, () => countersLoaderFor(ctx)({ workspaceId: campaign.workspaceId, campaignId: campaign.id }));
+        if (!found) throw new Error('campaign vanished while being read');
+        return found;
+      },
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     parent: t.relation('parent', { nullable: true }),
@@ -150,6 +248,210 @@ builder.mutationField('createSubsequence', (t) =>
         },
       });
       return guard(ctx, () => ctx.db.campaign.findUniqueOrThrow({ ...query, where: { id: created.id } }));
+    },
+  }),
+);
+
+/** For a client key, only workspaces where it holds CAMPAIGN_LIST; organization keys are not limited here. */
+function campaignListScope(ctx: Ctx): { workspaceId?: { in: string[] } } {
+  const grants = ctx.actor.clientGrants;
+  if (!grants) return {};
+  return { workspaceId: { in: Object.entries(grants).filter(([, g]) => g.permissions.includes('CAMPAIGN_LIST')).map(([id]) => id) } };
+}
+
+builder.prismaObjectField(WorkspaceType, 'campaigns', (t) =>
+  t.relatedConnection('campaigns', {
+    cursor: 'id',
+    description: 'Campaigns and subsequences of the workspace, newest first',
+    args: { status: t.arg({ type: CampaignStatus }), type: t.arg({ type: CampaignType }) },
+    // A client key without CAMPAIGN_LIST on the workspace sees no campaigns (the query runs inside the workspace's own read).
+    query: (args, { ctx }) => ({
+      where: {
+        ...campaignListScope(ctx),
+        ...(args.status ? { status: args.status } : {}),
+        ...(args.type ? { type: args.type } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    }),
+  }),
+);
+
+/** Re-reads a campaign with the GraphQL selection after an operation changed it. */
+const reread = (ctx: Parameters<typeof guard>[0], query: object, id: string) =>
+  guard(ctx, () => ctx.db.campaign.findUniqueOrThrow({ ...query, where: { id } }));
+
+const SequenceVariationGqlInput = builder.inputType('SequenceVariationInput', {
+  fields: (t) => ({
+    variation: t.string({ required: true, description: 'Label: A, B, …' }),
+    name: t.string(),
+    subject: t.string({ required: true }),
+    body: t.string({ required: true }),
+  }),
+});
+
+const SequenceStepGqlInput = builder.inputType('SequenceStepInput', {
+  fields: (t) => ({
+    step: t.int({ required: true }),
+    waitTime: t.int({ required: true, description: 'Days after the previous step' }),
+    variations: t.field({ type: [SequenceVariationGqlInput], required: true }),
+  }),
+});
+
+builder.mutationField('createCampaign', (t) =>
+  t.prismaField({
+    type: 'Campaign',
+    description: 'Creates a draft parent campaign',
+    args: { workspaceId: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, { ctx }) => {
+      const created = await runOperation({ op: operations.campaign.create, ctx, input: { workspace_id: String(args.workspaceId), camp_name: args.name } });
+      return reread(ctx, query, created.id);
+    },
+  }),
+);
+
+builder.mutationField('renameCampaign', (t) =>
+  t.prismaField({
+    type: 'Campaign',
+    args: { workspaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, { ctx }) => {
+      await runOperation({ op: operations.campaign.setName, ctx, input: { workspace_id: String(args.workspaceId), campaign_id: String(args.id), name: args.name } });
+      return reread(ctx, query, String(args.id));
+    },
+  }),
+);
+
+builder.mutationField('updateCampaign', (t) =>
+  t.prismaField({
+    type: 'Campaign',
+    description: 'Changes the given fields (see the REST update operation); `sequences` replaces the sequence',
+    args: {
+      workspaceId: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true }),
+      name: t.arg.string(),
+      dailyLimit: t.arg.int(),
+      intervalLimitInMin: t.arg.int(),
+      sendAsText: t.arg.boolean(),
+      openTracking: t.arg.boolean(),
+      unsubscribeLink: t.arg.boolean(),
+      stopOnLeadReplied: t.arg.boolean(),
+      pauseOnBounceRate: t.arg.boolean(),
+      bounceRateLimit: t.arg.float(),
+      emailAccounts: t.arg.stringList(),
+      sequences: t.arg({ type: [SequenceStepGqlInput] }),
+    },
+    resolve: async (query, _root, args, { ctx }) => {
+      const optional = <T>(key: string, value: T | null | undefined) => (value === null || value === undefined ? {} : { [key]: value });
+      await runOperation({
+        op: operations.campaign.update,
+        ctx,
+        input: {
+          workspace_id: String(args.workspaceId),
+          campaign_id: String(args.id),
+          ...optional('camp_name', args.name),
+          ...optional('daily_limit', args.dailyLimit),
+          ...optional('interval_limit_in_min', args.intervalLimitInMin),
+          ...optional('send_as_txt', args.sendAsText),
+          ...optional('is_emailopened_tracking', args.openTracking),
+          ...optional('is_unsubscribed_link', args.unsubscribeLink),
+          ...optional('stop_on_lead_replied', args.stopOnLeadReplied),
+          ...optional('is_pause_on_bouncerate', args.pauseOnBounceRate),
+          ...optional('bounce_rate_limit', args.bounceRateLimit),
+          ...optional('email_accounts', args.emailAccounts),
+          ...optional(
+            'sequences',
+            args.sequences?.map((s) => ({
+              step: s.step,
+              wait_time: s.waitTime,
+              variations: s.variations.map((v) => ({ variation: v.variation, name: v.name ?? null, subject: v.subject, body: v.body })),
+            })),
+          ),
+        },
+      });
+      return reread(ctx, query, String(args.id));
+    },
+  }),
+);
+
+for (const [field, key, description] of [
+  ['launchCampaign', 'launch', 'DRAFT, PAUSED or COMPLETED → ACTIVE; refused naming what is missing (sequence, mailboxes, schedule)'],
+  ['pauseCampaign', 'pause', 'ACTIVE → PAUSED'],
+] as const) {
+  builder.mutationField(field, (t) =>
+    t.prismaField({
+      type: 'Campaign',
+      description,
+      args: { workspaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+      resolve: async (query, _root, args, { ctx }) => {
+        await runOperation({ op: operations.campaign[key], ctx, input: { workspace_id: String(args.workspaceId), campaign_id: String(args.id) } });
+        return reread(ctx, query, String(args.id));
+      },
+    }),
+  );
+}
+
+builder.mutationField('archiveCampaign', (t) =>
+  t.prismaField({
+    type: 'Campaign',
+    description: 'Archives a campaign, keeping everything',
+    args: { workspaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, { ctx }) => {
+      await runOperation({ op: operations.campaign.delete, ctx, input: { workspace_id: String(args.workspaceId), campaign_id: String(args.id), is_archive: 'yes' } });
+      return reread(ctx, query, String(args.id));
+    },
+  }),
+);
+
+builder.mutationField('deleteCampaign', (t) =>
+  t.field({
+    type: 'ID',
+    description: 'Deletes a campaign with its sequence, leads, sends and subsequences; answers its id',
+    args: { workspaceId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, { ctx }) => {
+      await runOperation({ op: operations.campaign.delete, ctx, input: { workspace_id: String(args.workspaceId), campaign_id: String(args.id), is_archive: 'no', is_save_lead_data: 'no' } });
+      return String(args.id);
+    },
+  }),
+);
+
+builder.mutationField('duplicateCampaign', (t) =>
+  t.prismaField({
+    type: 'Campaign',
+    description: 'Copies a campaign into a new draft (settings, schedule, tags, mailboxes, sequence; optionally its subsequences)',
+    args: {
+      workspaceId: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true }),
+      duplicateSubsequences: t.arg.boolean({ defaultValue: false }),
+    },
+    resolve: async (query, _root, args, { ctx }) => {
+      const created = await runOperation({
+        op: operations.campaign.duplicate,
+        ctx,
+        input: { workspace_id: String(args.workspaceId), campaign_id: String(args.id), camp_name: args.name, duplicate_subsequences: args.duplicateSubsequences ? 'yes' : 'no' },
+      });
+      return reread(ctx, query, created.id);
+    },
+  }),
+);
+
+builder.mutationField('assignCampaignTags', (t) =>
+  t.prismaField({
+    type: ['Campaign'],
+    description: 'Assigns (or with unassign: true, removes) a tag on campaigns; answers the campaigns',
+    args: {
+      workspaceId: t.arg.id({ required: true }),
+      ids: t.arg.idList({ required: true }),
+      tagId: t.arg.id({ required: true }),
+      unassign: t.arg.boolean({ defaultValue: false }),
+    },
+    resolve: async (query, _root, args, { ctx }) => {
+      const ids = args.ids.map(String);
+      await runOperation({
+        op: operations.campaign.bulkAssignTags,
+        ctx,
+        input: { workspace_id: String(args.workspaceId), ids, tag_id: String(args.tagId), action: args.unassign ? 'UNASSIGN' : 'ASSIGN' },
+      });
+      return guard(ctx, async () => inOrderOf(await ctx.db.campaign.findMany({ ...query, where: { id: { in: ids }, workspaceId: String(args.workspaceId) } }), ids));
     },
   }),
 );

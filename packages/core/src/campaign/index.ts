@@ -1,8 +1,37 @@
 // The operations of this domain, keyed as their tRPC procedures are (`campaign.<key>`).
 import { getVariationStats } from './variation-stats.operations';
 import { createSubsequence } from './subsequence.operations';
+import {
+  bulkAssignCampaignTags,
+  createCampaign,
+  duplicateCampaign,
+  getAllCampaignStats,
+  getCampaignAccounts,
+  getCampaignName,
+  getCampaignStatus,
+  listAllCampaigns,
+  listCampaigns,
+  setCampaignName,
+} from './campaign-crud.operations';
+import { setCampaignSchedules, updateCampaign } from './campaign-update.operations';
+import { deleteCampaign, launchCampaign, pauseCampaign } from './campaign-state.operations';
 
 export const campaignOperations = {
   variationStats: getVariationStats,
   addSubsequence: createSubsequence,
+  create: createCampaign,
+  list: listCampaigns,
+  listAll: listAllCampaigns,
+  getName: getCampaignName,
+  getStatus: getCampaignStatus,
+  getAccounts: getCampaignAccounts,
+  setName: setCampaignName,
+  setSchedules: setCampaignSchedules,
+  update: updateCampaign,
+  launch: launchCampaign,
+  pause: pauseCampaign,
+  delete: deleteCampaign,
+  duplicate: duplicateCampaign,
+  bulkAssignTags: bulkAssignCampaignTags,
+  statsAll: getAllCampaignStats,
 } as const;
