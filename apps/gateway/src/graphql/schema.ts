@@ -12,5 +12,6 @@ import './tag.graphql';
 import './webhook.graphql';
 import './client.graphql';
 import './workspace-settings.graphql';
+import './catalog-extras.graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

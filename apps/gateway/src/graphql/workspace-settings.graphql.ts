@@ -158,3 +158,17 @@ builder.mutationField('inviteUser', (t) =>
       runOperation({ op: operations.workspace.inviteUser, ctx, input: { workspace_id: args.workspaceId, email: args.email, role: args.role } }),
   }),
 );
+
+const AcceptedInvite = builder.objectRef<{ workspace_id: string; api_key: string }>('AcceptedInvite').implement({
+  description: 'The workspace joined and the API key issued for it (shown once)',
+  fields: (t) => ({ workspaceId: t.exposeID('workspace_id'), apiKey: t.exposeString('api_key') }),
+});
+
+builder.mutationField('acceptInvite', (t) =>
+  t.field({
+    type: AcceptedInvite,
+    description: 'Accepts a workspace invitation; answers without an API key (the invited person has none yet)',
+    args: { token: t.arg.string({ required: true }) },
+    resolve: (_root, args, { ctx }) => runOperation({ op: operations.workspace.acceptInvite, ctx, input: { token: args.token } }),
+  }),
+);

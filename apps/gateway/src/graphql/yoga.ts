@@ -1,12 +1,34 @@
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Request, Response } from 'express';
 import { toDomainError } from '@outreach/core';
 import { graphqlError } from '../errors/error-map';
-import { authenticatedContext, headerApiKey, type GatewayDeps } from '../request-context';
+import { anonymousContext, authenticatedContext, headerApiKey, type GatewayDeps } from '../request-context';
 import type { GraphqlContext } from './builder';
 import { schema } from './schema';
 
 type ServerContext = { req: Request; res: Response };
+
+/** Root fields that answer without an API key (the invited person has none yet). */
+const PUBLIC_MUTATIONS = new Set(['acceptInvite']);
+
+/**
+ * A request without a key is let through only when the operation it runs is a
+ * mutation selecting public root fields and nothing else; any other is a 401.
+ */
+export function isPublicOperation(options: { query: string | undefined; operationName?: string | null }): boolean {
+  if (!options.query) return false;
+  try {
+    const operations = parse(options.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const op = options.operationName ? operations.find((o) => o.name?.value === options.operationName) : operations.length === 1 ? operations[0] : undefined;
+    if (!op || op.operation !== 'mutation') return false;
+    return op.selectionSet.selections.every(
+      (s) => s.kind === Kind.FIELD && (PUBLIC_MUTATIONS.has(s.name.value) || s.name.value === '__typename'),
+    );
+  } catch {
+    return false;
+  }
+}
 
 export function createGraphqlHandler(options: { deps: GatewayDeps; graphiql: boolean }): YogaServerInstance<ServerContext, GraphqlContext> {
   return createYoga<ServerContext, GraphqlContext>({
@@ -18,11 +40,15 @@ export function createGraphqlHandler(options: { deps: GatewayDeps; graphiql: boo
     // (graphql/run.ts); anything else reaches the client as a generic message.
     maskedErrors: true,
     logging: false,
-    context: async ({ req, res }) => {
+    context: async ({ req, res, params }) => {
       try {
+        const apiKey = headerApiKey(req);
+        if (!apiKey && isPublicOperation({ query: params.query, operationName: params.operationName })) {
+          return { ctx: anonymousContext({ deps: options.deps, requestId: res.locals['requestId'] as string, clientAddress: req.ip ?? 'unknown' }) };
+        }
         const ctx = await authenticatedContext({
           deps: options.deps,
-          apiKey: headerApiKey(req),
+          apiKey,
           requestId: res.locals['requestId'] as string,
         });
         return { ctx };
