@@ -37,6 +37,11 @@ export const Env = z.object({
    * created once under DATA_DIR (encryption.key, mode 0600); back it up with the data.
    */
   ENCRYPTION_KEY: z.string().optional(),
+  /** Reject mail servers whose TLS certificate does not verify (set false for self-signed test servers). */
+  MAIL_TLS_REJECT_UNAUTHORIZED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** How long a shutdown waits for in-flight requests before closing them, in ms. */
   SHUTDOWN_TIMEOUT_MS: intFromEnv(10_000, 0),
 });

@@ -2,7 +2,7 @@ import { applyMigrations, createDatabase, type Database } from '@outreach/db';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createAuthenticator, createCaches, createDnsResolver, createSecretBox, systemClock, type ServiceDeps } from '@outreach/core';
+import { createAuthenticator, createCaches, createDnsResolver, createMailVerifier, createSecretBox, systemClock, type ServiceDeps } from '@outreach/core';
 import type { Logger } from 'pino';
 import type { Env } from './env';
 import { createRateLimiter } from './rate-limit';
@@ -52,7 +52,11 @@ export function loadEncryptionKey(env: Env): Buffer {
 export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encryptionKey?: Buffer }): GatewayDeps {
   const service: ServiceDeps = {
     db: options.db.prisma,
-    ports: { clock: systemClock, dns: createDnsResolver({ servers: options.env.DNS_SERVERS, timeoutMs: options.env.DNS_TIMEOUT_MS }) },
+    ports: {
+      clock: systemClock,
+      dns: createDnsResolver({ servers: options.env.DNS_SERVERS, timeoutMs: options.env.DNS_TIMEOUT_MS }),
+      mail: createMailVerifier({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
+    },
     log: options.log,
     settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE },
     caches: createCaches(),

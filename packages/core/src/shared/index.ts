@@ -8,3 +8,4 @@ export * from './dns';
 export * from './time';
 export * from './pagination';
 export * from './secret-box';
+export * from './mail-verifier';

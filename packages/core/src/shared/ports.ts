@@ -1,4 +1,5 @@
 import type { DnsResolver } from './dns';
+import type { MailVerifier } from './mail-verifier';
 
 // The external systems the domain talks to. Each sits behind a small interface so
 // that tests can run real local servers (or an injected clock) in their place.
@@ -12,4 +13,5 @@ export const systemClock: Clock = { now: () => new Date() };
 export interface Ports {
   clock: Clock;
   dns: DnsResolver;
+  mail: MailVerifier;
 }
