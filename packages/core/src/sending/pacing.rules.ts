@@ -1,0 +1,126 @@
+/**
+ * Who sends what, and when: A/B variation choice, mailbox choice, the pause between two
+ * sends of a mailbox, and the threading of follow-ups. All deterministic from their
+ * inputs, so a retried tick makes the same decisions.
+ */
+import { pickIndex, unitFraction } from './hash';
+
+export interface Variation {
+  id: string;
+  label: string;
+  isActive: boolean;
+  isDeleted: boolean;
+}
+
+/**
+ * The A/B variation a lead gets for a step: hash(leadId, step) mod n over the active,
+ * non-deleted variations sorted by label. Hashing instead of round-robin needs no shared
+ * counter and gives a retried send the same variation; sorting makes the answer
+ * independent of the order the database returns rows in. Null when none is usable.
+ *
+ * Deactivating a variation reshuffles the leads that have not been sent yet; leads
+ * already sent keep what their sent e-mail records.
+ */
+export function pickVariation(options: { variations: readonly Variation[]; leadId: string; step: number | string }): string | null {
+  const usable = options.variations
+    .filter((v) => v.isActive && !v.isDeleted)
+    // Plain code-unit order, not localeCompare: the same on every server whatever its locale.
+    .sort((a, b) => compare(a.label, b.label) || compare(a.id, b.id));
+  if (!usable.length) return null;
+  return usable[pickIndex(`variation\u0000${options.leadId}\u0000${options.step}`, usable.length)]!.id;
+}
+
+/** Jitter bounds around the configured gap: never machine-regular, on average a little slower than asked. */
+export const GAP_JITTER_MIN = -0.15;
+export const GAP_JITTER_MAX = 0.25;
+/** With no gap configured, sends still spread over up to a minute. */
+export const ZERO_GAP_JITTER_MS = 60_000;
+
+/**
+ * Milliseconds a mailbox waits after a send: `gapMinutes` × 60,000 shifted by a jitter in
+ * [−15%, +25%) taken from the seed (use something unique per send, e.g. the sent e-mail's
+ * id, so consecutive gaps differ but a retry computes the same one). A gap of 0 gives
+ * 0–60 s. A negative or non-finite gap counts as 0. Whole milliseconds, never negative.
+ */
+export function sendingGapWithJitter(options: { gapMinutes: number; seed: string }): number {
+  const gapMinutes = Number.isFinite(options.gapMinutes) && options.gapMinutes > 0 ? options.gapMinutes : 0;
+  const u = unitFraction(`gap\u0000${options.seed}`);
+  if (gapMinutes === 0) return Math.floor(u * ZERO_GAP_JITTER_MS);
+  const factor = 1 + GAP_JITTER_MIN + u * (GAP_JITTER_MAX - GAP_JITTER_MIN);
+  return Math.max(0, Math.round(gapMinutes * 60_000 * factor));
+}
+
+/** Sends left today under a daily limit; 0 (never negative) once over it, e.g. after the limit was lowered. */
+export function remainingToday(options: { limit: number; sentToday: number }): number {
+  return Math.max(0, options.limit - options.sentToday);
+}
+
+export interface MailboxCandidate {
+  id: string;
+  /** Sends today, counted per day in the campaign's zone (see localDay). */
+  sentToday: number;
+  dailyLimit: number;
+  /** When the mailbox's gap after its last send ends; null: it has not sent yet. */
+  nextAllowedAt: Date | null;
+  /** EmailAccountStatus: only ACTIVE mailboxes send. */
+  status: string;
+}
+
+/**
+ * The mailbox to send the next first step from: among ACTIVE mailboxes under their daily
+ * limit whose gap has passed (nextAllowedAt ≤ now), the one with the fewest sends today,
+ * ties broken by id. Least-used (an absolute count, not a share of the limit) keeps
+ * volume level across mailboxes, which is what warm-up reputations need; the id
+ * tie-break makes the choice reproducible. Null when none may send now.
+ *
+ * Follow-ups do not use this: a lead's thread stays with the mailbox that started it.
+ */
+export function pickMailbox(options: { mailboxes: readonly MailboxCandidate[]; now: Date }): string | null {
+  const now = options.now.getTime();
+  let best: MailboxCandidate | null = null;
+  for (const mailbox of options.mailboxes) {
+    if (mailbox.status !== 'ACTIVE') continue;
+    if (remainingToday({ limit: mailbox.dailyLimit, sentToday: mailbox.sentToday }) === 0) continue;
+    if (mailbox.nextAllowedAt && mailbox.nextAllowedAt.getTime() > now) continue;
+    if (!best || mailbox.sentToday < best.sentToday || (mailbox.sentToday === best.sentToday && compare(mailbox.id, best.id) < 0)) {
+      best = mailbox;
+    }
+  }
+  return best?.id ?? null;
+}
+
+// `Re:` as mail clients write it, in any case, and the `Re[2]:` some of them use.
+const REPLY_PREFIX = /^\s*re(\[\d+\])?\s*:/i;
+
+/**
+ * The subject of a follow-up step: its own subject when it has one (a new thread on
+ * purpose), else `Re: <previous subject>` so it lands in the same conversation, without
+ * stacking a second `Re:` on a subject that already has one.
+ */
+export function followUpSubject(options: { stepSubject: string | null | undefined; previousSubject: string | null | undefined }): string {
+  const own = options.stepSubject?.trim();
+  if (own) return own;
+  const previous = options.previousSubject?.trim() ?? '';
+  if (!previous) return '';
+  return REPLY_PREFIX.test(previous) ? previous : `Re: ${previous}`;
+}
+
+/**
+ * Threading headers for a follow-up (RFC 5322 §3.6.4): In-Reply-To names the last message
+ * of the thread, References all of them oldest first, each in angle brackets and
+ * space-separated. Ids are accepted with or without their brackets; blank ones are
+ * skipped. Empty for a first step.
+ */
+export function threadHeaders(options: { previousMessageIds: readonly string[] }): { inReplyTo?: string; references?: string } {
+  const ids = options.previousMessageIds
+    .map((id) => id.trim().replace(/^<+/, '').replace(/>+$/, '').trim())
+    .filter(Boolean)
+    .map((id) => `<${id}>`);
+  const last = ids[ids.length - 1];
+  if (last === undefined) return {};
+  return { inReplyTo: last, references: ids.join(' ') };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
