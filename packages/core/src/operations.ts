@@ -14,6 +14,8 @@ import { webhookOperations } from './webhook/index';
 import { clientOperations } from './client/index';
 import { workspaceSettingsOperations } from './workspace-settings/index';
 import { additionalFieldOperations } from './additional-field/index';
+import { emailAccountOperations } from './email-account/index';
+import { analyticsOperations } from './analytics/index';
 
 export const operations = {
   workspace: workspaceOperations,
@@ -30,6 +32,8 @@ export const operations = {
   client: clientOperations,
   workspaceSettings: workspaceSettingsOperations,
   additionalField: additionalFieldOperations,
+  emailAccount: emailAccountOperations,
+  analytics: analyticsOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -13,5 +13,7 @@ import './webhook.graphql';
 import './client.graphql';
 import './workspace-settings.graphql';
 import './catalog-extras.graphql';
+import './email-account.graphql';
+import './analytics.graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -12,6 +12,8 @@ import { webhookRoutes } from './routes/webhook.routes';
 import { clientRoutes } from './routes/client.routes';
 import { workspaceSettingsRoutes } from './routes/workspace-settings.routes';
 import { additionalFieldRoutes } from './routes/additional-field.routes';
+import { emailAccountRoutes } from './routes/email-account.routes';
+import { analyticsRoutes } from './routes/analytics.routes';
 import type { Route } from './route';
 
 /** Every REST operation, from the per-domain route files. */
@@ -30,4 +32,6 @@ export const routes: Route[] = [
   ...clientRoutes,
   ...workspaceSettingsRoutes,
   ...additionalFieldRoutes,
+  ...emailAccountRoutes,
+  ...analyticsRoutes,
 ];

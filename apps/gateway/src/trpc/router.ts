@@ -13,6 +13,8 @@ import { webhookRouter } from './routers/webhook.router';
 import { clientRouter } from './routers/client.router';
 import { workspaceSettingsRouter } from './routers/workspace-settings.router';
 import { additionalFieldRouter } from './routers/additional-field.router';
+import { emailAccountRouter } from './routers/email-account.router';
+import { analyticsRouter } from './routers/analytics.router';
 
 /** Mirrors the operation registry by domain: `workspace.list`, `campaign.launch`, … */
 export const appRouter = router({
@@ -30,6 +32,8 @@ export const appRouter = router({
   client: clientRouter,
   workspaceSettings: workspaceSettingsRouter,
   additionalField: additionalFieldRouter,
+  emailAccount: emailAccountRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,19 @@
+import { operations } from '@outreach/core';
+import { procedureFor, router } from '../trpc';
+
+const ops = operations.emailAccount;
+
+export const emailAccountRouter = router({
+  bulkAdd: procedureFor(ops.bulkAdd),
+  list: procedureFor(ops.list),
+  status: procedureFor(ops.status),
+  delete: procedureFor(ops.delete),
+  enableWarmup: procedureFor(ops.enableWarmup),
+  pauseWarmup: procedureFor(ops.pauseWarmup),
+  bulkUpdate: procedureFor(ops.bulkUpdate),
+  bulkUpdateWarmup: procedureFor(ops.bulkUpdateWarmup),
+  bulkAssignTags: procedureFor(ops.bulkAssignTags),
+  bulkReconnect: procedureFor(ops.bulkReconnect),
+  moveWorkspace: procedureFor(ops.moveWorkspace),
+  emailStats: procedureFor(ops.emailStats),
+});

@@ -1,0 +1,195 @@
+import type { Prisma, PrismaClient } from '@outreach/db';
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+// Every statement carries the workspace ($1) and counts in SQL. Reply sentiment is the
+// sentiment of the replied lead's current label, as in the campaign counters.
+const LABEL_JOIN = `
+    JOIN leads l ON l.id = s.lead_id
+    LEFT JOIN lead_labels ll ON ll.workspace_id = l.workspace_id AND ll.key = l.label`;
+
+/**
+ * Whole-life counters of one campaign; no row when it is not in the workspace.
+ * Parameters: $1 workspace, $2 campaign.
+ */
+export const CAMPAIGN_SUMMARY_SQL = `
+  SELECT k.name AS campaign_name,
+         (SELECT count(*)::int FROM leads cl
+           WHERE cl.workspace_id = $1 AND cl.campaign_id = k.id AND (cl.is_completed OR cl.status = 'COMPLETED')) AS completed,
+         c.contacted, c.leads_who_read, c.leads_who_replied, c.bounced, c.unsubscribed, c.positive_reply_count, c.total_sent_emails
+    FROM campaigns k
+   CROSS JOIN LATERAL (
+     SELECT count(DISTINCT s.lead_id)::int AS contacted,
+            count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL)::int AS leads_who_read,
+            count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL)::int AS leads_who_replied,
+            count(DISTINCT s.lead_id) FILTER (WHERE s.bounced_at IS NOT NULL)::int AS bounced,
+            count(DISTINCT s.lead_id) FILTER (WHERE s.unsubscribed_at IS NOT NULL)::int AS unsubscribed,
+            count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE')::int AS positive_reply_count,
+            count(*)::int AS total_sent_emails
+       FROM sent_emails s ${LABEL_JOIN}
+      WHERE s.workspace_id = $1 AND s.campaign_id = k.id
+   ) c
+   WHERE k.id = $2 AND k.workspace_id = $1`;
+
+export interface CampaignSummaryRow {
+  campaign_name: string;
+  completed: number;
+  contacted: number;
+  leads_who_read: number;
+  leads_who_replied: number;
+  bounced: number;
+  unsubscribed: number;
+  positive_reply_count: number;
+  total_sent_emails: number;
+}
+
+export async function campaignSummary(options: { db: Db; workspaceId: string; campaignId: string }): Promise<CampaignSummaryRow | null> {
+  const rows = await options.db.$queryRawUnsafe<CampaignSummaryRow[]>(CAMPAIGN_SUMMARY_SQL, options.workspaceId, options.campaignId);
+  return rows[0] ?? null;
+}
+
+/**
+ * One row per UTC day of [$3, $4] (inclusive), zeros included: the days come from
+ * generate_series, the counts from one grouped range scan of the campaign's sends by
+ * send day. Parameters: $1 workspace, $2 campaign, $3 first day, $4 last day,
+ * $5 start of the first day, $6 end of the last day (exclusive).
+ */
+export const CAMPAIGN_DAILY_SQL = `
+  SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
+         coalesce(c.sent_count, 0)::int AS sent_count,
+         coalesce(c.opened_count, 0)::int AS opened_count,
+         coalesce(c.replied_count, 0)::int AS replied_count,
+         coalesce(c.bounced_count, 0)::int AS bounced_count,
+         coalesce(c.unsubscribed_count, 0)::int AS unsubscribed_count
+    FROM generate_series($3::date, $4::date, interval '1 day') AS d(day)
+    LEFT JOIN (
+      SELECT (s.sent_at AT TIME ZONE 'UTC')::date AS day,
+             count(*) AS sent_count,
+             count(s.opened_at) AS opened_count,
+             count(s.replied_at) AS replied_count,
+             count(s.bounced_at) AS bounced_count,
+             count(s.unsubscribed_at) AS unsubscribed_count
+        FROM sent_emails s
+       WHERE s.workspace_id = $1 AND s.campaign_id = $2 AND s.sent_at >= $5 AND s.sent_at < $6
+       GROUP BY 1
+    ) c ON c.day = d.day::date
+   ORDER BY d.day`;
+
+export interface DailyRow {
+  date: string;
+  sent_count: number;
+  opened_count: number;
+  replied_count: number;
+  bounced_count: number;
+  unsubscribed_count: number;
+}
+
+export function campaignDaily(options: { db: Db; workspaceId: string; campaignId: string; startDay: string; endDay: string; from: Date; to: Date }): Promise<DailyRow[]> {
+  return options.db.$queryRawUnsafe<DailyRow[]>(
+    CAMPAIGN_DAILY_SQL,
+    options.workspaceId,
+    options.campaignId,
+    options.startDay,
+    options.endDay,
+    options.from,
+    options.to,
+  );
+}
+
+/**
+ * Campaigns (not subsequences) of the workspace created in [$2, $3), by status.
+ * Parameters: $1 workspace, $2 start, $3 end.
+ */
+export const CAMPAIGN_COUNT_SQL = `
+  SELECT count(*)::int AS total,
+         count(*) FILTER (WHERE k.status = 'ACTIVE')::int AS active,
+         count(*) FILTER (WHERE k.status = 'PAUSED')::int AS paused,
+         count(*) FILTER (WHERE k.status = 'COMPLETED')::int AS completed,
+         count(*) FILTER (WHERE k.status = 'ARCHIVED')::int AS archived,
+         count(*) FILTER (WHERE k.status = 'DRAFT')::int AS draft
+    FROM campaigns k
+   WHERE k.workspace_id = $1 AND k.type = 'parent' AND k.created_at >= $2 AND k.created_at < $3`;
+
+export interface CampaignCountRow {
+  total: number;
+  active: number;
+  paused: number;
+  completed: number;
+  archived: number;
+  draft: number;
+}
+
+export async function campaignCount(options: { db: Db; workspaceId: string; from: Date; to: Date }): Promise<CampaignCountRow> {
+  const [row] = await options.db.$queryRawUnsafe<CampaignCountRow[]>(CAMPAIGN_COUNT_SQL, options.workspaceId, options.from, options.to);
+  return row!;
+}
+
+/**
+ * Workspace totals over sends in [$2, $3), and the campaigns ACTIVE now.
+ * Parameters: $1 workspace, $2 start, $3 end.
+ */
+export const WORKSPACE_SUMMARY_SQL = `
+  SELECT count(*)::int AS total_sent,
+         count(DISTINCT s.lead_id)::int AS contacted,
+         count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL)::int AS opened,
+         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL)::int AS replied,
+         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE')::int AS positive_replies,
+         count(s.bounced_at)::int AS bounced,
+         count(DISTINCT s.lead_id) FILTER (WHERE s.unsubscribed_at IS NOT NULL)::int AS unsubscribed,
+         (SELECT count(*)::int FROM campaigns k WHERE k.workspace_id = $1 AND k.type = 'parent' AND k.status = 'ACTIVE') AS active_campaigns
+    FROM sent_emails s ${LABEL_JOIN}
+   WHERE s.workspace_id = $1 AND s.sent_at >= $2 AND s.sent_at < $3`;
+
+export interface WorkspaceSummaryRow {
+  total_sent: number;
+  contacted: number;
+  opened: number;
+  replied: number;
+  positive_replies: number;
+  bounced: number;
+  unsubscribed: number;
+  active_campaigns: number;
+}
+
+export async function workspaceSummary(options: { db: Db; workspaceId: string; from: Date; to: Date }): Promise<WorkspaceSummaryRow> {
+  const [row] = await options.db.$queryRawUnsafe<WorkspaceSummaryRow[]>(WORKSPACE_SUMMARY_SQL, options.workspaceId, options.from, options.to);
+  return row!;
+}
+
+/**
+ * Per-campaign counters over sends in [$2, $3): one grouped scan, joined to the
+ * campaigns for name and status; busiest first. Parameters: $1 workspace, $2 start, $3 end.
+ */
+export const WORKSPACE_PERFORMANCE_SQL = `
+  SELECT k.id AS campaign_id, k.name AS campaign_name, k.status::text AS status,
+         c.sent, c.contacted, c.opened, c.replied, c.positive_replies, c.bounced
+    FROM (
+      SELECT s.campaign_id,
+             count(*)::int AS sent,
+             count(DISTINCT s.lead_id)::int AS contacted,
+             count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL)::int AS opened,
+             count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL)::int AS replied,
+             count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE')::int AS positive_replies,
+             count(s.bounced_at)::int AS bounced
+        FROM sent_emails s ${LABEL_JOIN}
+       WHERE s.workspace_id = $1 AND s.sent_at >= $2 AND s.sent_at < $3
+       GROUP BY s.campaign_id
+    ) c
+    JOIN campaigns k ON k.id = c.campaign_id AND k.workspace_id = $1
+   ORDER BY c.sent DESC, k.name, k.id`;
+
+export interface PerformanceRow {
+  campaign_id: string;
+  campaign_name: string;
+  status: 'DRAFT' | 'ACTIVE' | 'PAUSED' | 'COMPLETED' | 'ARCHIVED';
+  sent: number;
+  contacted: number;
+  opened: number;
+  replied: number;
+  positive_replies: number;
+  bounced: number;
+}
+
+export function workspacePerformance(options: { db: Db; workspaceId: string; from: Date; to: Date }): Promise<PerformanceRow[]> {
+  return options.db.$queryRawUnsafe<PerformanceRow[]>(WORKSPACE_PERFORMANCE_SQL, options.workspaceId, options.from, options.to);
+}

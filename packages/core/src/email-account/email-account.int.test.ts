@@ -1,0 +1,359 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '@outreach/db';
+import { createTestCampaign, createTestLead, createTestMailbox, createTestOrganization, expectDomainError, recordTestSend, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { startSmtpServer, type SmtpTestServer } from '../testing/smtp-server';
+import { imapServerUnavailable, startImapServer, type ImapTestServer } from '../testing/imap-server';
+import { executeOperation } from '../shared/operation';
+import { createOrganization } from '../auth/organization.service';
+import { emailAccountOperations as ops } from './index';
+
+const missing = imapServerUnavailable();
+if (missing) console.warn(missing);
+
+let db: Database;
+let smtp: SmtpTestServer;
+let imap: ImapTestServer;
+const USERS = { 'good@out.test': 'smtp-secret', 'other@out.test': 'other-secret', 'third@out.test': 'third-secret' };
+
+beforeAll(async () => {
+  db = await testDatabase();
+  if (missing) return;
+  smtp = await startSmtpServer({ users: USERS });
+  imap = await startImapServer({ users: USERS });
+}, 30_000);
+afterAll(async () => {
+  await smtp?.close();
+  await imap?.close();
+});
+
+async function setup() {
+  const org = await createTestOrganization({ db });
+  const deps = testServiceDeps({ db });
+  const ctx = testCtx({ deps, actor: org.actor });
+  return { org, ctx, deps, ws: org.workspaceId };
+}
+
+function account(email: string, overrides: Record<string, unknown> = {}) {
+  const password = (USERS as Record<string, string>)[email] ?? 'nope';
+  return {
+    email,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    smtp_host: '127.0.0.1',
+    smtp_port: smtp.port,
+    smtp_username: email,
+    smtp_password: password,
+    imap_host: '127.0.0.1',
+    imap_port: imap.port,
+    imap_username: email,
+    imap_password: password,
+    ...overrides,
+  };
+}
+
+describe('bulk-add login checks', () => {
+  it('checks at most 5 accounts at once and still adds every verified one', async () => {
+    const org = await createTestOrganization({ db });
+    let inFlight = 0;
+    let peak = 0;
+    const slow = async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight--;
+    };
+    const ctx = testCtx({ deps: testServiceDeps({ db, mail: { verifySmtp: slow, verifyImap: slow } }), actor: org.actor });
+    const accounts = Array.from({ length: 12 }, (_, i) => ({
+      email: `box${i}@out.test`,
+      smtp_host: 'h',
+      smtp_port: 25,
+      smtp_username: 'u',
+      smtp_password: 'p',
+      imap_host: 'h',
+      imap_port: 143,
+      imap_username: 'u',
+      imap_password: 'p',
+    }));
+    const added = await executeOperation({ op: ops.bulkAdd, ctx, input: { workspace_id: org.workspaceId, accounts } });
+    expect(added.added.map((a) => a.email)).toEqual(accounts.map((a) => a.email));
+    expect(peak).toBe(5);
+    expect(await db.prisma.emailAccount.count({ where: { workspaceId: org.workspaceId } })).toBe(12);
+  });
+});
+
+describe.skipIf(missing !== null)('email accounts', () => {
+  it('adds a verified account, reports refused and unreachable logins, and stores passwords encrypted', async () => {
+    const { ctx, ws } = await setup();
+    const added = await executeOperation({
+      op: ops.bulkAdd,
+      ctx,
+      input: {
+        workspace_id: ws,
+        enable_warmup: 'yes',
+        accounts: [
+          account('good@out.test', { daily_limit: 50 }),
+          account('other@out.test', { smtp_password: 'wrong' }),
+          account('third@out.test', { smtp_port: 1 }),
+          account('GOOD@out.test'),
+        ],
+      },
+    });
+    expect(added.added).toEqual([{ email: 'good@out.test', _id: expect.stringMatching(/^[0-9a-f]{24}$/) }]);
+    expect(added.failed).toHaveLength(3);
+    const byEmail = Object.fromEntries(added.failed.map((f) => [f.email, f.error]));
+    expect(byEmail['GOOD@out.test']).toBe('already connected');
+    expect(byEmail['other@out.test']).toMatch(/^SMTP login refused/);
+    expect(byEmail['third@out.test']).toMatch(/^SMTP server unreachable/);
+    expect(JSON.stringify(added)).not.toContain('smtp-secret');
+
+    const row = await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: added.added[0]!._id } });
+    expect([row.status, row.warmupStatus, row.dailyLimit, row.sendingGap, row.firstName]).toEqual(['ACTIVE', 'ACTIVE', 50, 10, 'Ada']);
+    expect(row.smtpPasswordEnc).not.toBe('smtp-secret');
+    expect(row.imapPasswordEnc).not.toContain('smtp-secret');
+    expect(ctx.secrets.decrypt(row.smtpPasswordEnc)).toBe('smtp-secret');
+    expect(ctx.secrets.decrypt(row.imapPasswordEnc)).toBe('smtp-secret');
+
+    // Adding it again in a later request: already connected, nothing verified.
+    const again = await executeOperation({ op: ops.bulkAdd, ctx, input: { workspace_id: ws, accounts: [account('Good@Out.test')] } });
+    expect(again).toEqual({ status: 'success', added: [], failed: [{ email: 'Good@Out.test', error: 'already connected' }] });
+  }, 60_000);
+
+  it('reports a refused IMAP login when SMTP passes', async () => {
+    const { ctx, ws } = await setup();
+    const added = await executeOperation({ op: ops.bulkAdd, ctx, input: { workspace_id: ws, accounts: [account('other@out.test', { imap_password: 'wrong' })] } });
+    expect(added.added).toEqual([]);
+    expect(added.failed[0]!.error).toMatch(/^IMAP login refused/);
+  }, 30_000);
+
+  it('validates the accounts and names the field', async () => {
+    const { ctx, ws } = await setup();
+    const error = await expectDomainError(
+      executeOperation({ op: ops.bulkAdd, ctx, input: { workspace_id: ws, accounts: [account('good@out.test', { smtp_port: 70000, email: 'nope' })] } }),
+      'invalid',
+    );
+    expect(error.fieldErrors.map((f) => f.field).sort()).toEqual(['accounts.0.email', 'accounts.0.smtp_port']);
+    await expectDomainError(executeOperation({ op: ops.bulkAdd, ctx, input: { workspace_id: ws, accounts: [] } }), 'invalid');
+  });
+
+  it('lists accounts with the vendor shape, filters, pages and refuses `page`', async () => {
+    const { org, ctx, ws } = await setup();
+    const added = await executeOperation({ op: ops.bulkAdd, ctx, input: { workspace_id: ws, accounts: [account('good@out.test'), account('other@out.test', { sending_gap: 3 })] } });
+    expect(added.failed).toEqual([]);
+    const [a, b] = added.added.map((x) => x._id) as [string, string];
+    const campaign = await createTestCampaign({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws });
+    await db.prisma.campaignEmailAccount.create({ data: { campaignId: campaign.id, emailAccountId: b } });
+    const tag = await db.prisma.tag.create({ data: { id: 'abcabcabcabcabcabcabcabc'.slice(0, 12) + ws.slice(12), workspaceId: ws, name: 'T', nameNormalized: 't', color: '#000000' } });
+    await executeOperation({ op: ops.bulkAssignTags, ctx, input: { workspace_id: ws, ids: [b], tag_id: tag.id, action: 'ASSIGN' } });
+
+    const listed = await executeOperation({ op: ops.list, ctx, input: { workspace_id: ws } });
+    expect(listed.accounts.map((x) => x._id)).toEqual([a, b]);
+    expect(listed.accounts[1]).toEqual({
+      _id: b,
+      email: 'other@out.test',
+      status: 'ACTIVE',
+      warmup_status: 'INACTIVE',
+      provider: 'REGULAR_ACCOUNT',
+      timestamp_created: expect.any(String),
+      timestamp_updated: expect.any(String),
+      payload: {
+        name: { first_name: 'Ada', last_name: 'Lovelace' },
+        daily_limit: 30,
+        sending_gap: 3,
+        imap_host: '127.0.0.1',
+        imap_port: imap.port,
+        smtp_host: '127.0.0.1',
+        smtp_port: smtp.port,
+        signature: '',
+        tags: [tag.id],
+        cmps: [campaign.id],
+      },
+    });
+    expect(JSON.stringify(listed)).not.toMatch(/secret|password/i);
+
+    const page2 = await executeOperation({ op: ops.list, ctx, input: { workspace_id: ws, skip: '1', limit: '1' } });
+    expect(page2.accounts.map((x) => x._id)).toEqual([b]);
+    const byTag = await executeOperation({ op: ops.list, ctx, input: { workspace_id: ws, tags: tag.id } });
+    expect(byTag.accounts.map((x) => x._id)).toEqual([b]);
+    const byEmail = await executeOperation({ op: ops.list, ctx, input: { workspace_id: ws, email: 'GOOD' } });
+    expect(byEmail.accounts.map((x) => x._id)).toEqual([a]);
+    const page = await expectDomainError(executeOperation({ op: ops.list, ctx, input: { workspace_id: ws, page: '1' } }), 'invalid');
+    expect(page.message).toBe('page is not allowed');
+    expect(page.fieldErrors).toEqual([{ field: 'page', message: 'is not allowed' }]);
+  }, 60_000);
+
+  it('answers status, toggles warmup, deletes and 404s on unknown addresses', async () => {
+    const { org, ctx, ws } = await setup();
+    const { id } = await createTestMailbox({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws, email: 'Box@Out.test' });
+    const campaign = await createTestCampaign({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws });
+    await db.prisma.campaignEmailAccount.create({ data: { campaignId: campaign.id, emailAccountId: id } });
+    const lead = await createTestLead({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws, campaignId: campaign.id, email: 'lead@x.test' });
+    await db.prisma.lead.update({ where: { id: lead.id }, data: { emailAccountId: id } });
+
+    expect(await executeOperation({ op: ops.status, ctx, input: { workspace_id: ws, email: 'box@out.test' } })).toEqual({
+      email: 'Box@Out.test',
+      status: 'ACTIVE',
+      warmup_status: 'INACTIVE',
+      last_error: null,
+    });
+    expect(await executeOperation({ op: ops.enableWarmup, ctx, input: { workspace_id: ws, email: 'box@out.test' } })).toEqual({ status: 'success', warmup_status: 'ACTIVE' });
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id } })).warmupStatus).toBe('ACTIVE');
+    expect(await executeOperation({ op: ops.pauseWarmup, ctx, input: { workspace_id: ws, email: 'box@out.test' } })).toEqual({ status: 'success', warmup_status: 'INACTIVE' });
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id } })).warmupStatus).toBe('INACTIVE');
+
+    expect(await executeOperation({ op: ops.delete, ctx, input: { workspace_id: ws, email: 'BOX@out.test' } })).toEqual({ status: 'success' });
+    expect(await db.prisma.emailAccount.count({ where: { id } })).toBe(0);
+    expect(await db.prisma.campaignEmailAccount.count({ where: { emailAccountId: id } })).toBe(0);
+    expect((await db.prisma.lead.findUniqueOrThrow({ where: { id: lead.id } })).emailAccountId).toBeNull();
+    await expectDomainError(executeOperation({ op: ops.status, ctx, input: { workspace_id: ws, email: 'box@out.test' } }), 'not_found', 'email_account.not_found');
+    await expectDomainError(executeOperation({ op: ops.delete, ctx, input: { workspace_id: ws, email: 'box@out.test' } }), 'not_found');
+    await expectDomainError(executeOperation({ op: ops.enableWarmup, ctx, input: { workspace_id: ws, email: 'box@out.test' } }), 'not_found');
+  });
+
+  it('bulk-updates settings and warmup, ignoring other workspaces\' ids', async () => {
+    const { org, ctx, ws } = await setup();
+    const other = await setup();
+    const mine = await createTestMailbox({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws, email: 'a@out.test' });
+    const theirs = await createTestMailbox({ db: db.prisma, organizationId: other.org.organizationId, workspaceId: other.ws, email: 'b@out.test' });
+    const updated = await executeOperation({ op: ops.bulkUpdate, ctx, input: { workspace_id: ws, ids: [mine.id, theirs.id], daily_limit: 0, sending_gap: 1440, signature: '-- Ada' } });
+    expect(updated).toEqual({ status: 'success', updated_count: 1, updated_ids: [mine.id] });
+    const row = await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: mine.id } });
+    expect([row.dailyLimit, row.sendingGap, row.signature]).toEqual([0, 1440, '-- Ada']);
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: theirs.id } })).dailyLimit).toBe(30);
+    const tooMany = await expectDomainError(executeOperation({ op: ops.bulkUpdate, ctx, input: { workspace_id: ws, ids: [mine.id], daily_limit: 10_001 } }), 'invalid');
+    expect(tooMany.fieldErrors[0]!.field).toBe('daily_limit');
+    await expectDomainError(executeOperation({ op: ops.bulkUpdate, ctx, input: { workspace_id: ws, ids: [mine.id] } }), 'invalid');
+
+    const warm = await executeOperation({ op: ops.bulkUpdateWarmup, ctx, input: { workspace_id: ws, ids: [mine.id, theirs.id], warmup_status: 'ACTIVE' } });
+    expect(warm).toEqual({ updated_count: 1, updated_ids: [mine.id] });
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: mine.id } })).warmupStatus).toBe('ACTIVE');
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: theirs.id } })).warmupStatus).toBe('INACTIVE');
+  });
+
+  it('assigns and unassigns a tag; another workspace\'s tag is 404', async () => {
+    const { org, ctx, ws } = await setup();
+    const other = await setup();
+    const box = await createTestMailbox({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws, email: 'a@out.test' });
+    const tagId = `${ws.slice(0, 12)}0000000000aa`;
+    await db.prisma.tag.create({ data: { id: tagId, workspaceId: ws, name: 'X', nameNormalized: 'x', color: '#000000' } });
+    const foreignTag = `${other.ws.slice(0, 12)}0000000000bb`;
+    await db.prisma.tag.create({ data: { id: foreignTag, workspaceId: other.ws, name: 'Y', nameNormalized: 'y', color: '#000000' } });
+    expect(await executeOperation({ op: ops.bulkAssignTags, ctx, input: { workspace_id: ws, ids: [box.id], tag_id: tagId, action: 'ASSIGN' } })).toEqual({ status: 'success', updated_count: 1 });
+    // Idempotent.
+    await executeOperation({ op: ops.bulkAssignTags, ctx, input: { workspace_id: ws, ids: [box.id], tag_id: tagId, action: 'ASSIGN' } });
+    expect(await db.prisma.emailAccountTag.count({ where: { emailAccountId: box.id } })).toBe(1);
+    await executeOperation({ op: ops.bulkAssignTags, ctx, input: { workspace_id: ws, ids: [box.id], tag_id: tagId, action: 'UNASSIGN' } });
+    expect(await db.prisma.emailAccountTag.count({ where: { emailAccountId: box.id } })).toBe(0);
+    await expectDomainError(executeOperation({ op: ops.bulkAssignTags, ctx, input: { workspace_id: ws, ids: [box.id], tag_id: foreignTag, action: 'ASSIGN' } }), 'not_found', 'tag.not_found');
+  });
+
+  it('reconnect flips to DISCONNECTED when the server password changes, and back', async () => {
+    const { ctx, ws } = await setup();
+    const added = await executeOperation({ op: ops.bulkAdd, ctx, input: { workspace_id: ws, accounts: [account('third@out.test')] } });
+    const id = added.added[0]!._id;
+    smtp.users.set('third@out.test', 'changed');
+    try {
+      const down = await executeOperation({ op: ops.bulkReconnect, ctx, input: { workspace_id: ws, ids: [id] } });
+      expect(down.results).toEqual([{ _id: id, email: 'third@out.test', status: 'DISCONNECTED', error: expect.stringMatching(/^SMTP login refused/) }]);
+      const status = await executeOperation({ op: ops.status, ctx, input: { workspace_id: ws, email: 'third@out.test' } });
+      expect([status.status, status.last_error]).toEqual(['DISCONNECTED', expect.stringMatching(/^SMTP login refused/)]);
+    } finally {
+      smtp.users.set('third@out.test', USERS['third@out.test']);
+    }
+    const up = await executeOperation({ op: ops.bulkReconnect, ctx, input: { workspace_id: ws, ids: [id] } });
+    expect(up).toEqual({ status: 'success', results: [{ _id: id, email: 'third@out.test', status: 'ACTIVE' }] });
+    const row = await db.prisma.emailAccount.findUniqueOrThrow({ where: { id } });
+    expect([row.status, row.lastError]).toEqual(['ACTIVE', null]);
+  }, 60_000);
+
+  it('reconnect reports a refused IMAP login after the Dovecot password changes', async () => {
+    const { ctx, ws } = await setup();
+    const added = await executeOperation({ op: ops.bulkAdd, ctx, input: { workspace_id: ws, accounts: [account('other@out.test')] } });
+    const id = added.added[0]!._id;
+    await imap.setPassword('other@out.test', 'rotated');
+    try {
+      const down = await executeOperation({ op: ops.bulkReconnect, ctx, input: { workspace_id: ws, ids: [id] } });
+      expect(down.results[0]).toMatchObject({ status: 'DISCONNECTED', error: expect.stringMatching(/^IMAP login refused/) });
+    } finally {
+      await imap.setPassword('other@out.test', USERS['other@out.test']);
+    }
+    const up = await executeOperation({ op: ops.bulkReconnect, ctx, input: { workspace_id: ws, ids: [id] } });
+    expect(up.results[0]!.status).toBe('ACTIVE');
+  }, 60_000);
+
+  it('moves accounts to another workspace of the organization, skipping addresses already there', async () => {
+    const { org, ctx, ws } = await setup();
+    const target = await db.prisma.workspace.create({ data: { id: `${ws.slice(0, 12)}00000000ffff`, organizationId: org.organizationId, name: 'Second' } });
+    const a = await createTestMailbox({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws, email: 'a@out.test' });
+    const b = await createTestMailbox({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws, email: 'b@out.test' });
+    await createTestMailbox({ db: db.prisma, organizationId: org.organizationId, workspaceId: target.id, email: 'B@out.test' });
+    const campaign = await createTestCampaign({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws });
+    await db.prisma.campaignEmailAccount.create({ data: { campaignId: campaign.id, emailAccountId: a.id } });
+
+    const moved = await executeOperation({ op: ops.moveWorkspace, ctx, input: { workspace_id: ws, to_workspace_id: target.id, ids: [a.id, b.id] } });
+    expect(moved).toEqual({ status: 'success', moved: 1 });
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: a.id } })).workspaceId).toBe(target.id);
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: b.id } })).workspaceId).toBe(ws);
+    expect(await db.prisma.campaignEmailAccount.count({ where: { emailAccountId: a.id } })).toBe(0);
+
+    const foreign = await createOrganization({ db: db.prisma, name: 'foreign' });
+    await expectDomainError(
+      executeOperation({ op: ops.moveWorkspace, ctx, input: { workspace_id: ws, to_workspace_id: foreign.workspaceId, ids: [b.id] } }),
+      'forbidden',
+    );
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: b.id } })).workspaceId).toBe(ws);
+  });
+
+  it('counts email stats per day and in the header, and refuses more than 90 days', async () => {
+    const { org, ctx, ws } = await setup();
+    const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: ws };
+    const box = await createTestMailbox({ ...base, email: 'a@out.test' });
+    const otherBox = await createTestMailbox({ ...base, email: 'b@out.test' });
+    const campaign = await createTestCampaign({ ...base, steps: [{ variations: [{ label: 'A' }] }] });
+    const variationId = campaign.variations[1]!['A']!;
+    const l1 = await createTestLead({ ...base, campaignId: campaign.id, email: 'l1@x.test', label: 'INTERESTED' });
+    const l2 = await createTestLead({ ...base, campaignId: campaign.id, email: 'l2@x.test' });
+    const l3 = await createTestLead({ ...base, campaignId: campaign.id, email: 'l3@x.test' });
+    await db.prisma.lead.update({ where: { id: l2.id }, data: { isCompleted: true } });
+    const send = (leadId: string, sentAt: string, extra: { openedAt?: Date; repliedAt?: Date; emailAccountId?: string } = {}) =>
+      recordTestSend({ ...base, campaignId: campaign.id, leadId, step: 1, variationId, variationLabel: 'A', sentAt: new Date(sentAt), emailAccountId: box.id, ...extra });
+    await send(l1.id, '2026-03-01T10:00:00Z', { openedAt: new Date('2026-03-01T11:00:00Z'), repliedAt: new Date('2026-03-02T09:00:00Z') });
+    await send(l1.id, '2026-03-03T23:59:59Z');
+    await send(l2.id, '2026-03-03T00:00:00Z', { openedAt: new Date('2026-03-03T01:00:00Z') });
+    const bounced = await send(l3.id, '2026-03-03T12:00:00Z');
+    await db.prisma.sentEmail.update({ where: { id: bounced.id }, data: { bouncedAt: new Date('2026-03-03T12:00:05Z') } });
+    // Outside the range, and from another mailbox.
+    await send(l3.id, '2026-03-04T00:00:00Z');
+    await send(l3.id, '2026-02-28T23:59:59Z');
+    await send(l3.id, '2026-03-02T12:00:00Z', { emailAccountId: otherBox.id });
+
+    const stats = await executeOperation({ op: ops.emailStats, ctx, input: { workspace_id: ws, start_date: '2026-03-01', end_date: '2026-03-03', email_acc_id: box.id } });
+    expect(stats.chart).toEqual([
+      { date: '2026-03-01', sent_count: 1, reply_count: 1, open_count: 1, bounce_count: 0 },
+      { date: '2026-03-02', sent_count: 0, reply_count: 0, open_count: 0, bounce_count: 0 },
+      { date: '2026-03-03', sent_count: 3, reply_count: 0, open_count: 1, bounce_count: 1 },
+    ]);
+    expect(stats.header).toEqual({
+      total_sent_count: 4,
+      total_reply_count: 1,
+      total_open_count: 2,
+      total_bounce_count: 1,
+      total_contacted_count: 3,
+      total_completed_count: 1,
+      total_pos_reply_count: 1,
+      bounce_rate: 25,
+      open_rate: 66.67,
+      reply_rate: 33.33,
+      pos_reply_rate: 33.33,
+    });
+    const whole = await executeOperation({ op: ops.emailStats, ctx, input: { workspace_id: ws, start_date: '2026-03-02', end_date: '2026-03-02' } });
+    expect(whole.chart).toEqual([{ date: '2026-03-02', sent_count: 1, reply_count: 0, open_count: 0, bounce_count: 0 }]);
+    expect(whole.header.total_contacted_count).toBe(1);
+
+    // 2026-04-01 is 90 days after 2026-01-01; a day more is refused.
+    const widest = await executeOperation({ op: ops.emailStats, ctx, input: { workspace_id: ws, start_date: '2026-01-01', end_date: '2026-04-01' } });
+    expect(widest.chart).toHaveLength(91);
+    const long = await expectDomainError(executeOperation({ op: ops.emailStats, ctx, input: { workspace_id: ws, start_date: '2026-01-01', end_date: '2026-04-02' } }), 'invalid');
+    expect(long.fieldErrors[0]!.field).toBe('end_date');
+    await expectDomainError(executeOperation({ op: ops.emailStats, ctx, input: { workspace_id: ws, start_date: '2026-03-02', end_date: '2026-03-01' } }), 'invalid');
+  });
+});

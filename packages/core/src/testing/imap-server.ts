@@ -1,0 +1,168 @@
+// A real IMAP server for tests: Debian's Dovecot, started in a temporary directory
+// on a free loopback port (see /work/shared/docs/local-mail-servers.md).
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const DOVECOT_BINARY = '/usr/sbin/dovecot';
+
+/** Why the IMAP tests cannot run here, or null when they can. */
+export function imapServerUnavailable(): string | null {
+  return existsSync(DOVECOT_BINARY) ? null : `${DOVECOT_BINARY} is missing (apt-get install -y dovecot-imapd); IMAP tests skipped`;
+}
+
+export interface ImapTestServer {
+  port: number;
+  dir: string;
+  /** Sets (or adds) a mailbox's password and reloads Dovecot, so the next login sees it. */
+  setPassword(user: string, password: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`dovecot did not listen on 127.0.0.1:${port} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function config(dir: string, port: number): string {
+  return `base_dir = ${dir}/run
+state_dir = ${dir}/run/state
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+log_path = ${dir}/dovecot.log
+mail_location = maildir:${dir}/mail/%u
+default_login_user = dovenull
+default_internal_user = dovecot
+default_internal_group = dovecot
+first_valid_uid = 0
+auth_cache_size = 0
+# Tests log in with wrong passwords on purpose; Dovecot's failure delay and per-IP
+# penalty would stall the next logins past the verifier's timeout.
+auth_failure_delay = 0
+login_trusted_networks = 127.0.0.0/8
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u ${dir}/users
+}
+userdb {
+  driver = static
+  args = uid=dovecot gid=dovecot home=${dir}/mail/%u
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${port}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+# Without access to this socket the auth process disables its per-IP failure penalty.
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
+service stats {
+  unix_listener stats-reader {
+    mode = 0666
+  }
+  unix_listener stats-writer {
+    mode = 0666
+  }
+}
+`;
+}
+
+/** Starts Dovecot with these mailboxes (user → password). Throws when Dovecot is missing: check imapServerUnavailable() first. */
+export async function startImapServer(options: { users: Record<string, string> }): Promise<ImapTestServer> {
+  const missing = imapServerUnavailable();
+  if (missing) throw new Error(missing);
+  const dir = await mkdtemp(join(tmpdir(), 'outreach-dovecot-'));
+  await chmod(dir, 0o755);
+  const users = new Map(Object.entries(options.users));
+  const usersFile = join(dir, 'users');
+  const writeUsers = () => writeFile(usersFile, [...users].map(([u, p]) => `${u}:{PLAIN}${p}\n`).join(''), { mode: 0o644 });
+  await writeUsers();
+  await mkdir(join(dir, 'mail'), { recursive: true });
+  const { stdout } = await run('id', ['-u', 'dovecot']).catch(() => ({ stdout: '' }));
+  const { stdout: gid } = await run('id', ['-g', 'dovecot']).catch(() => ({ stdout: '' }));
+  if (stdout.trim() && gid.trim()) await chown(join(dir, 'mail'), Number(stdout.trim()), Number(gid.trim()));
+  const port = await freePort();
+  await writeFile(join(dir, 'dovecot.conf'), config(dir, port));
+  // Dovecot daemonizes and its children keep inherited pipes open, so stdio is ignored
+  // (execFile would wait for those pipes forever); the forking parent exits at once.
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(DOVECOT_BINARY, ['-c', join(dir, 'dovecot.conf')], { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`dovecot exited with ${code}; see ${dir}/dovecot.log`))));
+  });
+  await waitForPort(port, 10_000);
+  return {
+    port,
+    dir,
+    async setPassword(user, password) {
+      users.set(user, password);
+      await writeUsers();
+      // The auth process re-reads a passwd-file only when its mtime (whole seconds) moves and
+      // not on every login, so two edits in a second were missed: a reload (SIGHUP) restarts it.
+      const pid = Number((await readFile(join(dir, 'run', 'master.pid'), 'utf8')).trim());
+      process.kill(pid, 'SIGHUP');
+      await new Promise((r) => setTimeout(r, 300));
+      await waitForPort(port, 10_000);
+    },
+    async close() {
+      const pid = Number((await readFile(join(dir, 'run', 'master.pid'), 'utf8').catch(() => '')).trim());
+      if (pid > 0) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+        // Wait for the master to exit so the temp dir is not removed under it.
+        for (let i = 0; i < 100; i++) {
+          try {
+            process.kill(pid, 0);
+          } catch {
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
