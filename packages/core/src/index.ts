@@ -24,3 +24,4 @@ export * from './lead/lead.schemas';
 export * from './campaign/campaign.schemas';
 export { campaignCounters, CAMPAIGN_LEAD_COUNTS_SQL, CAMPAIGN_SEND_COUNTS_SQL } from './campaign/campaign.queries';
 export * from './sending/index';
+export * from './analytics/analytics.schemas';

@@ -1,23 +1,11 @@
 // GraphQL types and fields of the analytics operations: a campaign's summary, and a
 // workspace's summary and per-campaign performance over a range of days.
-import { operations } from '@outreach/core';
+import { operations, type CampaignPerformance, type CampaignSummaryOutput, type WorkspaceSummaryOutput } from '@outreach/core';
 import { builder } from './builder';
 import { runOperation } from './run';
 import { WorkspaceType } from './workspace.graphql';
 
-interface CampaignSummaryShape {
-  campaign_name: string;
-  completed: number;
-  contacted: number;
-  leads_who_read: number;
-  leads_who_replied: number;
-  bounced: number;
-  unsubscribed: number;
-  positive_reply_count: number;
-  total_sent_emails: number;
-}
-
-const CampaignSummaryType = builder.objectRef<CampaignSummaryShape>('CampaignSummary').implement({
+const CampaignSummaryType = builder.objectRef<CampaignSummaryOutput>('CampaignSummary').implement({
   description: 'Whole-life counters of a campaign (see the REST campaign summary operation for each definition)',
   fields: (t) => ({
     completed: t.exposeInt('completed'),
@@ -40,21 +28,7 @@ builder.prismaObjectField('Campaign', 'summary', (t) =>
   }),
 );
 
-interface WorkspaceSummaryShape {
-  total_sent: number;
-  contacted: number;
-  opened: number;
-  replied: number;
-  positive_replies: number;
-  bounced: number;
-  unsubscribed: number;
-  open_rate: number;
-  reply_rate: number;
-  bounce_rate: number;
-  active_campaigns: number;
-}
-
-const WorkspaceAnalyticsSummaryType = builder.objectRef<WorkspaceSummaryShape>('WorkspaceAnalyticsSummary').implement({
+const WorkspaceAnalyticsSummaryType = builder.objectRef<WorkspaceSummaryOutput>('WorkspaceAnalyticsSummary').implement({
   description: 'Totals over the sends of a range (see the REST workspace summary operation for each definition)',
   fields: (t) => ({
     totalSent: t.exposeInt('total_sent'),
@@ -71,21 +45,7 @@ const WorkspaceAnalyticsSummaryType = builder.objectRef<WorkspaceSummaryShape>('
   }),
 });
 
-interface CampaignPerformanceShape {
-  campaign_id: string;
-  campaign_name: string;
-  status: string;
-  sent: number;
-  contacted: number;
-  opened: number;
-  replied: number;
-  positive_replies: number;
-  bounced: number;
-  open_rate: number;
-  reply_rate: number;
-}
-
-const CampaignPerformanceType = builder.objectRef<CampaignPerformanceShape>('CampaignPerformance').implement({
+const CampaignPerformanceType = builder.objectRef<CampaignPerformance>('CampaignPerformance').implement({
   description: 'Counters of one campaign over the sends of a range',
   fields: (t) => ({
     campaignId: t.exposeID('campaign_id'),

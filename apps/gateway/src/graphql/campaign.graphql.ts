@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assertWorkspaceAccess, campaignCounters, operations, type Ctx, ObjectId, WorkspaceIdField, type VariationStepStats } from '@outreach/core';
+import { assertWorkspaceAccess, campaignCounters, type CampaignCounters, operations, type Ctx, ObjectId, WorkspaceIdField, type VariationStepStats } from '@outreach/core';
 import { builder } from './builder';
 import { createBatcher, guard, inOrderOf, runOperation } from './run';
 import { WorkspaceType } from './workspace.graphql';
@@ -37,14 +37,14 @@ type CounterKey = { workspaceId: string; campaignId: string };
  * through workspace-scoped queries, so their counters are loaded directly, grouped
  * by workspace, one pair of grouped queries per workspace.
  */
-const countersLoaders = new WeakMap<Ctx, (key: CounterKey) => Promise<CampaignCountersShape | undefined>>();
+const countersLoaders = new WeakMap<Ctx, (key: CounterKey) => Promise<CampaignCounters | undefined>>();
 function countersLoaderFor(ctx: Ctx) {
   let loader = countersLoaders.get(ctx);
   if (!loader) {
-    const load = createBatcher<CounterKey, CampaignCountersShape>(async (keys) => {
+    const load = createBatcher<CounterKey, CampaignCounters>(async (keys) => {
       const byWorkspace = new Map<string, CounterKey[]>();
       for (const k of keys) byWorkspace.set(k.workspaceId, [...(byWorkspace.get(k.workspaceId) ?? []), k]);
-      const out = new Map<CounterKey, CampaignCountersShape>();
+      const out = new Map<CounterKey, CampaignCounters>();
       for (const [workspaceId, group] of byWorkspace) {
         const counters = await campaignCounters({ db: ctx.db, workspaceId, campaignIds: group.map((k) => k.campaignId), now: ctx.ports.clock.now() });
         for (const k of group) {
@@ -60,26 +60,7 @@ function countersLoaderFor(ctx: Ctx) {
   return loader;
 }
 
-/** The list-all counters of one campaign (see the REST list-all operation for each definition). */
-interface CampaignCountersShape {
-  lead_count: number;
-  completed_lead_count: number;
-  lead_contacted_count: number;
-  sent_count: number;
-  opened_count: number;
-  unique_opened_count: number;
-  replied_count: number;
-  bounced_count: number;
-  unsubscribed_count: number;
-  positive_reply_count: number;
-  negative_reply_count: number;
-  neutral_reply_count: number;
-  email_sent_today: number;
-  open_rate: number;
-  replied_rate: number;
-}
-
-const CampaignCountersType = builder.objectRef<CampaignCountersShape>('CampaignCounters').implement({
+const CampaignCountersType = builder.objectRef<CampaignCounters>('CampaignCounters').implement({
   description: 'Counters computed from the leads and sends, as list-all answers them',
   fields: (t) => ({
     leadCount: t.exposeInt('lead_count'),

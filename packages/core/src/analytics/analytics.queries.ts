@@ -1,5 +1,7 @@
 import type { Prisma, PrismaClient } from '@outreach/db';
 
+import type { CampaignCountOutput, CampaignSummaryOutput, DailyStats } from './analytics.schemas';
+
 type Db = PrismaClient | Prisma.TransactionClient;
 
 // Every statement carries the workspace ($1) and counts in SQL. Reply sentiment is the
@@ -31,17 +33,8 @@ export const CAMPAIGN_SUMMARY_SQL = `
    ) c
    WHERE k.id = $2 AND k.workspace_id = $1`;
 
-export interface CampaignSummaryRow {
-  campaign_name: string;
-  completed: number;
-  contacted: number;
-  leads_who_read: number;
-  leads_who_replied: number;
-  bounced: number;
-  unsubscribed: number;
-  positive_reply_count: number;
-  total_sent_emails: number;
-}
+/** The statement's row is the answer's shape. */
+export type CampaignSummaryRow = CampaignSummaryOutput;
 
 export async function campaignSummary(options: { db: Db; workspaceId: string; campaignId: string }): Promise<CampaignSummaryRow | null> {
   const rows = await options.db.$queryRawUnsafe<CampaignSummaryRow[]>(CAMPAIGN_SUMMARY_SQL, options.workspaceId, options.campaignId);
@@ -75,14 +68,8 @@ export const CAMPAIGN_DAILY_SQL = `
     ) c ON c.day = d.day::date
    ORDER BY d.day`;
 
-export interface DailyRow {
-  date: string;
-  sent_count: number;
-  opened_count: number;
-  replied_count: number;
-  bounced_count: number;
-  unsubscribed_count: number;
-}
+/** The statement's row is the answer's shape. */
+export type DailyRow = DailyStats;
 
 export function campaignDaily(options: { db: Db; workspaceId: string; campaignId: string; startDay: string; endDay: string; from: Date; to: Date }): Promise<DailyRow[]> {
   return options.db.$queryRawUnsafe<DailyRow[]>(
@@ -110,14 +97,8 @@ export const CAMPAIGN_COUNT_SQL = `
     FROM campaigns k
    WHERE k.workspace_id = $1 AND k.type = 'parent' AND k.created_at >= $2 AND k.created_at < $3`;
 
-export interface CampaignCountRow {
-  total: number;
-  active: number;
-  paused: number;
-  completed: number;
-  archived: number;
-  draft: number;
-}
+/** The statement's row is the answer's shape. */
+export type CampaignCountRow = CampaignCountOutput;
 
 export async function campaignCount(options: { db: Db; workspaceId: string; from: Date; to: Date }): Promise<CampaignCountRow> {
   const [row] = await options.db.$queryRawUnsafe<CampaignCountRow[]>(CAMPAIGN_COUNT_SQL, options.workspaceId, options.from, options.to);
