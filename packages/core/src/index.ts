@@ -25,3 +25,4 @@ export * from './campaign/campaign.schemas';
 export { campaignCounters, CAMPAIGN_LEAD_COUNTS_SQL, CAMPAIGN_SEND_COUNTS_SQL } from './campaign/campaign.queries';
 export * from './sending/index';
 export * from './analytics/analytics.schemas';
+export type { EmailStatsOutput } from './email-account/email-account.schemas';

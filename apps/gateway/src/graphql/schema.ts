@@ -15,5 +15,6 @@ import './workspace-settings.graphql';
 import './catalog-extras.graphql';
 import './email-account.graphql';
 import './analytics.graphql';
+import './mailbox-extras.graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import { createTestCampaign, createTestLead, createTestMailbox, createTestOrganization, recordTestSend } from '@outreach/core/testing';
+import { startTestServer, type TestServer } from '../testing/test-server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+describe('GraphQL for mailbox bulk changes and statistics', () => {
+  it('sets warmup, tags and moves mailboxes, and answers mailbox, daily and status statistics', async () => {
+    const org = await createTestOrganization({ db: server.db });
+    const base = { db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
+    const a = await createTestMailbox({ ...base, email: 'a@out.test' });
+    const b = await createTestMailbox({ ...base, email: 'b@out.test' });
+    const tagId = newId();
+    await server.db.prisma.tag.create({ data: { id: tagId, workspaceId: org.workspaceId, name: 'EU', nameNormalized: 'eu' } });
+    const campaign = await createTestCampaign({ ...base, status: 'ACTIVE', steps: [{ variations: [{ label: 'A' }] }] });
+    const lead = await createTestLead({ ...base, campaignId: campaign.id, email: 'x@example.com' });
+    await recordTestSend({ ...base, campaignId: campaign.id, leadId: lead.id, emailAccountId: a.id, step: 1, variationId: (campaign.variations as any)[1].A, variationLabel: 'A', sentAt: new Date('2026-03-02T10:00:00Z'), openedAt: new Date('2026-03-02T11:00:00Z') });
+    const vars = { ws: org.workspaceId, ids: [a.id, b.id], tag: tagId, id: campaign.id };
+
+    const r = await server.graphql(
+      `mutation($ws: ID!, $ids: [ID!]!, $tag: ID!) { setEmailAccountsWarmup(workspaceId: $ws, ids: $ids, active: true) assignEmailAccountTag(workspaceId: $ws, ids: $ids, tagId: $tag) }`,
+      { key: org.apiKey, variables: vars },
+    );
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data).toEqual({ setEmailAccountsWarmup: 2, assignEmailAccountTag: 2 });
+    expect(await server.db.prisma.emailAccountTag.count({ where: { tagId } })).toBe(2);
+
+    const stats = await server.graphql(
+      `query($ws: ID!, $id: ID!) {
+        workspace(id: $ws) {
+          emailStats(startDate: "2026-03-01", endDate: "2026-03-03") { header { totalSentCount totalOpenCount } chart { date sentCount } }
+          campaignCount { total active }
+        }
+        campaign(workspaceId: $ws, id: $id) { dailyStats(startDate: "2026-03-01", endDate: "2026-03-03") { date sentCount openedCount } }
+      }`,
+      { key: org.apiKey, variables: vars },
+    );
+    expect(stats.body.errors).toBeUndefined();
+    expect(stats.body.data.workspace.emailStats.header).toEqual({ totalSentCount: 1, totalOpenCount: 1 });
+    expect(stats.body.data.workspace.emailStats.chart.map((d: any) => d.sentCount)).toEqual([0, 1, 0]);
+    expect(stats.body.data.workspace.campaignCount).toEqual({ total: 1, active: 1 });
+    expect(stats.body.data.campaign.dailyStats).toEqual([
+      { date: '2026-03-01', sentCount: 0, openedCount: 0 },
+      { date: '2026-03-02', sentCount: 1, openedCount: 1 },
+      { date: '2026-03-03', sentCount: 0, openedCount: 0 },
+    ]);
+
+    const tooLong = await server.graphql(`query($ws: ID!) { workspace(id: $ws) { emailStats(startDate: "2026-01-01", endDate: "2026-12-31") { header { totalSentCount } } } }`, { key: org.apiKey, variables: vars });
+    expect(tooLong.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+
+    const target = await server.rest('POST', '/workspaces/add', { key: org.apiKey, body: { workspace_name: 'Second' } });
+    const moved = await server.graphql(`mutation($ws: ID!, $to: ID!, $ids: [ID!]!) { moveEmailAccounts(workspaceId: $ws, toWorkspaceId: $to, ids: $ids) }`, {
+      key: org.apiKey,
+      variables: { ws: org.workspaceId, to: target.body._id, ids: [b.id] },
+    });
+    expect(moved.body.data.moveEmailAccounts).toBe(1);
+    expect((await server.db.prisma.emailAccount.findUniqueOrThrow({ where: { id: b.id } })).workspaceId).toBe(target.body._id);
+    const foreign = await createTestOrganization({ db: server.db });
+    const refused = await server.graphql(`mutation($ws: ID!, $to: ID!, $ids: [ID!]!) { moveEmailAccounts(workspaceId: $ws, toWorkspaceId: $to, ids: $ids) }`, {
+      key: org.apiKey,
+      variables: { ws: org.workspaceId, to: foreign.workspaceId, ids: [a.id] },
+    });
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
