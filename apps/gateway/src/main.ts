@@ -4,7 +4,7 @@ import { createLogger } from './logger';
 import { createApp } from './app';
 import { listen } from './server';
 import { bootstrapIfEmpty, keyBanner } from './bootstrap';
-import { gatewayDeps, migrate, openDatabase } from './services';
+import { gatewayDeps, migrate, openDatabase, publicUrlOf } from './services';
 
 const env = loadEnv();
 const log = createLogger({ level: env.LOG_LEVEL });
@@ -21,7 +21,7 @@ try {
   process.exit(1);
 }
 
-const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+const publicUrl = publicUrlOf(env);
 const app = createApp({ deps: gatewayDeps({ db, env, log }), db, publicUrl, development: env.NODE_ENV === 'development' });
 const server = await listen({ app, port: env.PORT, host: env.HOST, log, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS });
 log.info({ url: server.url, docs: `${publicUrl}/docs`, graphql: `${publicUrl}/graphql`, trpc: `${publicUrl}/trpc` }, 'listening');

@@ -2,7 +2,7 @@ import { applyMigrations, createDatabase, type Database } from '@outreach/db';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createAuthenticator, createCaches, createDnsResolver, createMailVerifier, createSecretBox, systemClock, type ServiceDeps } from '@outreach/core';
+import { createAuthenticator, createCaches, createDnsResolver, createMailSender, createMailVerifier, createSecretBox, systemClock, type ServiceDeps } from '@outreach/core';
 import type { Logger } from 'pino';
 import type { Env } from './env';
 import { createRateLimiter } from './rate-limit';
@@ -49,6 +49,11 @@ export function loadEncryptionKey(env: Env): Buffer {
   return key;
 }
 
+/** Where the gateway is reached from outside: PUBLIC_URL, else this machine's port. */
+export function publicUrlOf(env: Env): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+}
+
 export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encryptionKey?: Buffer }): GatewayDeps {
   const service: ServiceDeps = {
     db: options.db.prisma,
@@ -56,9 +61,10 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
       clock: systemClock,
       dns: createDnsResolver({ servers: options.env.DNS_SERVERS, timeoutMs: options.env.DNS_TIMEOUT_MS }),
       mail: createMailVerifier({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
+      smtp: createMailSender({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
     },
     log: options.log,
-    settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE },
+    settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE, publicUrl: publicUrlOf(options.env) },
     caches: createCaches(),
     secrets: createSecretBox({ key: options.encryptionKey ?? loadEncryptionKey(options.env) }),
   };

@@ -69,8 +69,8 @@ export async function insertLeads(options: {
     c AS (SELECT t.*, ${BLOCKED} AS blocked FROM t),
     ins AS (
       INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized${columnList},
-                         custom_variables, upload_id, created_at, updated_at)
-      SELECT id, $3, $1, $2, email, email_normalized${columnList}, custom_variables, $4, now(), now()
+                         custom_variables, upload_id, created_at, updated_at, next_send_at)
+      SELECT id, $3, $1, $2, email, email_normalized${columnList}, custom_variables, $4, now(), now(), now()
         FROM c WHERE NOT blocked
       ON CONFLICT (campaign_id, email_normalized) DO NOTHING
       RETURNING 1
@@ -96,8 +96,8 @@ export async function insertLeads(options: {
     ),
     ins AS (
       INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized${columnList},
-                         custom_variables, upload_id, created_at, updated_at)
-      SELECT id, $3, $1, $2, email, email_normalized${columnList}, custom_variables, $4, now(), now()
+                         custom_variables, upload_id, created_at, updated_at, next_send_at)
+      SELECT id, $3, $1, $2, email, email_normalized${columnList}, custom_variables, $4, now(), now(), now()
         FROM e
       ON CONFLICT (campaign_id, email_normalized) DO NOTHING
       RETURNING 1

@@ -21,9 +21,11 @@ const ENROL_SQL = `
   e AS (SELECT * FROM el ORDER BY ord LIMIT $4::int),
   ins AS (
     INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, ${COPIED},
-                       custom_variables, label, email_account_id, source_lead_id, created_at, updated_at)
+                       custom_variables, label, email_account_id, source_lead_id, created_at, updated_at, next_send_at)
     SELECT new_id, organization_id, workspace_id, $3, email, email_normalized, ${COPIED},
-           custom_variables, label, email_account_id, id, now(), now()
+           custom_variables, label, email_account_id, id, now(), now(),
+           -- The subsequence's first step waits first_wait_time days from enrolment.
+           now() + make_interval(days => (SELECT first_wait_time FROM campaigns WHERE id = $3))
       FROM e
     ON CONFLICT (campaign_id, email_normalized) DO NOTHING
     RETURNING 1

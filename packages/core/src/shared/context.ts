@@ -23,6 +23,8 @@ export const ANONYMOUS_ACTOR: Actor = Object.freeze({ organizationId: '', apiKey
 export interface Settings {
   /** Lead allowance of an organization whose own allowance is not set. */
   defaultLeadAllowance: number;
+  /** Base URL the gateway is reached at from outside (tracking and unsubscribe links), no trailing slash. */
+  publicUrl: string;
 }
 
 /** Per-process memory of facts that never change once true. */

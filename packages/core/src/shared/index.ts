@@ -9,3 +9,4 @@ export * from './time';
 export * from './pagination';
 export * from './secret-box';
 export * from './mail-verifier';
+export * from './mail-sender';

@@ -1,5 +1,6 @@
 import type { DnsResolver } from './dns';
 import type { MailVerifier } from './mail-verifier';
+import type { MailSender } from './mail-sender';
 
 // The external systems the domain talks to. Each sits behind a small interface so
 // that tests can run real local servers (or an injected clock) in their place.
@@ -14,4 +15,6 @@ export interface Ports {
   clock: Clock;
   dns: DnsResolver;
   mail: MailVerifier;
+  /** Sends e-mail through mailboxes' SMTP servers. */
+  smtp: MailSender;
 }

@@ -17,3 +17,16 @@ describe('secret box', () => {
     expect(() => createSecretBox({ key: randomBytes(16) })).toThrow('32 bytes');
   });
 });
+
+describe('link MACs', () => {
+  it('verifies its own tags only: another message, a changed tag or another key fail', () => {
+    const box = createSecretBox({ key: randomBytes(32) });
+    const tag = box.mac('open:0123456789abcdef01234567');
+    expect(tag).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(box.verifyMac('open:0123456789abcdef01234567', tag)).toBe(true);
+    expect(box.verifyMac('unsubscribe:0123456789abcdef01234567', tag)).toBe(false);
+    expect(box.verifyMac('open:0123456789abcdef01234567', `${tag.slice(0, -1)}${tag.endsWith('A') ? 'B' : 'A'}`)).toBe(false);
+    expect(box.verifyMac('open:0123456789abcdef01234567', tag.slice(1))).toBe(false);
+    expect(createSecretBox({ key: randomBytes(32) }).verifyMac('open:0123456789abcdef01234567', tag)).toBe(false);
+  });
+});

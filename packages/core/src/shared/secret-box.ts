@@ -1,9 +1,17 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Encrypts secrets at rest (webhook secrets, mailbox passwords) with AES-256-GCM. */
 export interface SecretBox {
   encrypt(plaintext: string): string;
   decrypt(ciphertext: string): string;
+  /**
+   * A 128-bit HMAC-SHA256 tag (base64url, 22 characters) of `data` under a subkey derived
+   * from the same key (HKDF), for links that must not be guessable or forgeable
+   * (tracking pixels, unsubscribe links).
+   */
+  mac(data: string): string;
+  /** Whether `tag` is mac(data), compared in constant time. */
+  verifyMac(data: string, tag: string): boolean;
 }
 
 const VERSION = 'v1';
@@ -14,7 +22,16 @@ const VERSION = 'v1';
  */
 export function createSecretBox(options: { key: Buffer }): SecretBox {
   if (options.key.length !== 32) throw new Error('the encryption key must be 32 bytes');
+  // A separate key for MACs, so a tag never reveals anything about the encryption key.
+  const macKey = Buffer.from(hkdfSync('sha256', options.key, Buffer.alloc(0), 'outreach link mac v1', 32));
+  const mac = (data: string) => createHmac('sha256', macKey).update(data, 'utf8').digest().subarray(0, 16).toString('base64url');
   return {
+    mac,
+    verifyMac(data, tag) {
+      const expected = Buffer.from(mac(data));
+      const given = Buffer.from(tag);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
     encrypt(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', options.key, iv);

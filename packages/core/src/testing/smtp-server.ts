@@ -8,8 +8,18 @@ export interface SmtpTestMessage {
   raw: string;
 }
 
+/** An answer the server gives to RCPT TO for one address instead of accepting it. */
+export interface SmtpTestRejection {
+  code: number;
+  message: string;
+  /** How many times to answer so; then the address is accepted. Infinity by default. */
+  times?: number;
+}
+
 export interface SmtpTestServer {
   port: number;
+  /** Lower-case recipient address → the answer to give it (4xx, 5xx) on demand. */
+  rejections: Map<string, SmtpTestRejection>;
   /** username → password; edit it to make a later login fail or pass. */
   users: Map<string, string>;
   messages: SmtpTestMessage[];
@@ -19,6 +29,7 @@ export interface SmtpTestServer {
 export async function startSmtpServer(options: { users: Record<string, string> }): Promise<SmtpTestServer> {
   const users = new Map(Object.entries(options.users));
   const messages: SmtpTestMessage[] = [];
+  const rejections = new Map<string, SmtpTestRejection>();
   const server = new SMTPServer({
     authMethods: ['PLAIN', 'LOGIN'],
     authOptional: false,
@@ -30,6 +41,14 @@ export async function startSmtpServer(options: { users: Record<string, string> }
       if (expected !== undefined && auth.password === expected) return callback(null, { user: auth.username });
       const error = Object.assign(new Error('Invalid username or password'), { responseCode: 535 });
       return callback(error);
+    },
+    onRcptTo(address, _session, callback) {
+      const rejection = rejections.get(address.address.toLowerCase());
+      if (rejection && (rejection.times ?? Infinity) > 0) {
+        if (rejection.times !== undefined) rejection.times -= 1;
+        return callback(Object.assign(new Error(rejection.message), { responseCode: rejection.code }));
+      }
+      return callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -55,6 +74,7 @@ export async function startSmtpServer(options: { users: Record<string, string> }
   return {
     port: address.port,
     users,
+    rejections,
     messages,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
