@@ -9,12 +9,14 @@ import { buildOpenApi } from './rest/openapi';
 import { renderDocsPage } from './rest/docs-page';
 import { appRouter } from './trpc/router';
 import { createGraphqlHandler } from './graphql/yoga';
+import { trackingRouter } from './tracking-routes';
 
 export const VERSION = '1.0.0';
 
 /** Strips credentials from a URL before it is logged. */
 function loggableUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&]*/g, '$1[redacted]');
+  // Tracking and unsubscribe tokens act for a recipient: kept out of logs as well.
+  return url.replace(/([?&]api_key=)[^&]*/g, '$1[redacted]').replace(/^(\/t\/[ou]\/)[^/?]+/, '$1[redacted]');
 }
 
 export function createApp(options: {
@@ -83,6 +85,7 @@ export function createApp(options: {
     res.type('html').send(docsPage);
   });
 
+  app.use(trackingRouter({ deps }));
   app.use('/api/v1', restRouter({ deps, routes }));
 
   app.use(

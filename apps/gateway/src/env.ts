@@ -42,6 +42,16 @@ export const Env = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * What this process runs: `all` (HTTP API and the sending worker, the default), `api`
+   * (HTTP only) or `worker` (the sending worker only, no HTTP). Several workers may share
+   * one PostgreSQL database; with PGlite run a single process.
+   */
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  /** Pause between two scheduler ticks when nothing more is due, in ms. */
+  WORKER_INTERVAL_MS: intFromEnv(5_000, 100),
+  /** Most sends one tick claims (each mailbox sends at most once per tick). */
+  WORKER_BATCH: intFromEnv(100, 1),
   /** How long a shutdown waits for in-flight requests before closing them, in ms. */
   SHUTDOWN_TIMEOUT_MS: intFromEnv(10_000, 0),
 });

@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { listen } from './server';
 import { bootstrapIfEmpty, keyBanner } from './bootstrap';
 import { gatewayDeps, migrate, openDatabase, publicUrlOf } from './services';
+import { startSendingWorker } from '@outreach/core';
 
 const env = loadEnv();
 const log = createLogger({ level: env.LOG_LEVEL });
@@ -22,15 +23,26 @@ try {
 }
 
 const publicUrl = publicUrlOf(env);
-const app = createApp({ deps: gatewayDeps({ db, env, log }), db, publicUrl, development: env.NODE_ENV === 'development' });
-const server = await listen({ app, port: env.PORT, host: env.HOST, log, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS });
-log.info({ url: server.url, docs: `${publicUrl}/docs`, graphql: `${publicUrl}/graphql`, trpc: `${publicUrl}/trpc` }, 'listening');
+const deps = gatewayDeps({ db, env, log });
+let server: Awaited<ReturnType<typeof listen>> | null = null;
+if (env.ROLE !== 'worker') {
+  const app = createApp({ deps, db, publicUrl, development: env.NODE_ENV === 'development' });
+  server = await listen({ app, port: env.PORT, host: env.HOST, log, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS });
+  log.info({ url: server.url, docs: `${publicUrl}/docs`, graphql: `${publicUrl}/graphql`, trpc: `${publicUrl}/trpc`, role: env.ROLE }, 'listening');
+}
+const worker =
+  env.ROLE === 'api'
+    ? null
+    : startSendingWorker({ deps: deps.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH });
 
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-  await server.close();
+  // The worker first: the tick in progress records its sends before the database closes.
+  await worker?.stop();
+  await server?.close();
+  await deps.service.ports.smtp.close();
   await db.close();
   log.info('stopped cleanly');
   process.exit(0);

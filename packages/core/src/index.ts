@@ -26,3 +26,4 @@ export { campaignCounters, CAMPAIGN_LEAD_COUNTS_SQL, CAMPAIGN_SEND_COUNTS_SQL } 
 export * from './sending/index';
 export * from './analytics/analytics.schemas';
 export type { EmailStatsOutput } from './email-account/email-account.schemas';
+export * from './tracking/index';

@@ -31,8 +31,27 @@ export {
   followUpSubject,
   pickMailbox,
   pickVariation,
+  pickLeastAssignedVariation,
+  retryDelayMs,
+  MAX_SEND_ATTEMPTS,
+  RETRY_DELAYS_MS,
   remainingToday,
   sendingGapWithJitter,
   threadHeaders,
 } from './pacing.rules';
+export { type ComposeOptions, type ComposeResult, compose, htmlToText } from './compose.rules';
 export { hash32 } from './hash';
+export {
+  type ClaimedSend,
+  type ClaimResult,
+  type DeliveryResult,
+  type TickResult,
+  BOUNCE_RATE_MIN_SENDS,
+  CLAIM_LEASE_MS,
+  claimDueSends,
+  completeFinishedCampaigns,
+  deliverClaim,
+  runSchedulerTick,
+} from './scheduler.service';
+export { type SendingWorker, startSendingWorker } from './worker.service';
+export { LOCK_AND_COUNT_SQL, DUE_LEADS_SQL } from './scheduler.queries';

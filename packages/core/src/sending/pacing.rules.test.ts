@@ -8,6 +8,8 @@ import {
   remainingToday,
   sendingGapWithJitter,
   threadHeaders,
+  retryDelayMs,
+  pickLeastAssignedVariation,
 } from './pacing.rules';
 
 const variation = (id: string, label: string, extra: Partial<Variation> = {}): Variation => ({ id, label, isActive: true, isDeleted: false, ...extra });
@@ -184,5 +186,46 @@ describe('threadHeaders', () => {
     expect(threadHeaders({ previousMessageIds: ['<a@x.com>'] })).toEqual({ inReplyTo: '<a@x.com>', references: '<a@x.com>' });
     expect(threadHeaders({ previousMessageIds: [' a@x.com ', '', '<>'] })).toEqual({ inReplyTo: '<a@x.com>', references: '<a@x.com>' });
     expect(threadHeaders({ previousMessageIds: [] })).toEqual({});
+  });
+});
+
+describe('retryDelayMs', () => {
+  it('waits 5 then 30 minutes, stretched by a per-send jitter of under 50%', () => {
+    const first = Array.from({ length: 200 }, (_, i) => retryDelayMs({ attempt: 1, seed: `s${i}` }));
+    const second = Array.from({ length: 200 }, (_, i) => retryDelayMs({ attempt: 2, seed: `s${i}` }));
+    for (const d of first) expect(d >= 300_000 && d < 450_000).toBe(true);
+    for (const d of second) expect(d >= 1_800_000 && d < 2_700_000).toBe(true);
+    expect(new Set(first).size).toBeGreaterThan(150);
+    expect(retryDelayMs({ attempt: 1, seed: 'x' })).toBe(retryDelayMs({ attempt: 1, seed: 'x' }));
+    // Past the table the last delay repeats; nonsense attempts clamp to the first.
+    expect(retryDelayMs({ attempt: 7, seed: 'x' })).toBeGreaterThanOrEqual(1_800_000);
+    expect(retryDelayMs({ attempt: 0, seed: 'x' })).toBeLessThan(450_000);
+  });
+});
+
+describe('pickLeastAssignedVariation', () => {
+  const v = (label: string, assignedCount: number, extra: { isActive?: boolean; isDeleted?: boolean } = {}) => ({
+    id: `id-${label}`,
+    label,
+    assignedCount,
+    isActive: extra.isActive ?? true,
+    isDeleted: extra.isDeleted ?? false,
+  });
+  it('splits leads exactly evenly: each lead gets the usable variation given to the fewest so far', () => {
+    const variations = [v('A', 0), v('B', 0), v('C', 0, { isActive: false }), v('D', 0, { isDeleted: true })];
+    const given: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const id = pickLeastAssignedVariation({ variations })!;
+      given.push(id);
+      variations.find((x) => x.id === id)!.assignedCount += 1;
+    }
+    expect(given.filter((id) => id === 'id-A')).toHaveLength(5);
+    expect(given.filter((id) => id === 'id-B')).toHaveLength(4);
+    expect(given).not.toContain('id-C');
+    expect(given).not.toContain('id-D');
+  });
+  it('lets a variation added later catch up, and answers null when none is usable', () => {
+    expect(pickLeastAssignedVariation({ variations: [v('A', 40), v('B', 38), v('C', 0)] })).toBe('id-C');
+    expect(pickLeastAssignedVariation({ variations: [v('A', 1, { isActive: false })] })).toBeNull();
   });
 });

@@ -30,6 +30,24 @@ export function pickVariation(options: { variations: readonly Variation[]; leadI
   return usable[pickIndex(`variation\u0000${options.leadId}\u0000${options.step}`, usable.length)]!.id;
 }
 
+/**
+ * The variation the scheduler gives a lead's step: among the active, non-deleted ones,
+ * the one given to the fewest leads so far (ties: first label), so a step's leads split
+ * exactly evenly, and a variation added later catches up. The counts are read and bumped
+ * under the campaign's lock, so concurrent workers keep the split exact. Null when none
+ * is usable.
+ */
+export function pickLeastAssignedVariation(options: { variations: readonly (Variation & { assignedCount: number })[] }): string | null {
+  let best: (Variation & { assignedCount: number }) | null = null;
+  for (const v of options.variations) {
+    if (!v.isActive || v.isDeleted) continue;
+    if (!best || v.assignedCount < best.assignedCount || (v.assignedCount === best.assignedCount && (compare(v.label, best.label) || compare(v.id, best.id)) < 0)) {
+      best = v;
+    }
+  }
+  return best?.id ?? null;
+}
+
 /** Jitter bounds around the configured gap: never machine-regular, on average a little slower than asked. */
 export const GAP_JITTER_MIN = -0.15;
 export const GAP_JITTER_MAX = 0.25;
@@ -123,4 +141,19 @@ export function threadHeaders(options: { previousMessageIds: readonly string[] }
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Attempts at one step before a deferral (4xx, connection failure) counts as a bounce. */
+export const MAX_SEND_ATTEMPTS = 3;
+/** Base waits after the 1st and 2nd deferral; each is stretched by up to +50% jitter. */
+export const RETRY_DELAYS_MS = [5 * 60_000, 30 * 60_000] as const;
+
+/**
+ * How long to wait before retrying a deferred send, after `attempt` failures (1-based):
+ * 5 minutes, then 30, each × [1, 1.5) from the seed, so mailboxes that failed together
+ * (a provider outage) do not all retry in the same second. Deterministic per seed.
+ */
+export function retryDelayMs(options: { attempt: number; seed: string }): number {
+  const index = Math.min(Math.max(1, Math.floor(options.attempt)), RETRY_DELAYS_MS.length) - 1;
+  return Math.round(RETRY_DELAYS_MS[index]! * (1 + 0.5 * unitFraction(`retry\u0000${options.seed}\u0000${options.attempt}`)));
 }

@@ -1,0 +1,474 @@
+// The sending engine against a real SMTP server (smtp-server on loopback) and the test
+// database, with an injected clock that runs campaigns over simulated days.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { newId, type Database } from '@outreach/db';
+import { createTestCampaign, createTestOrganization, startSmtpServer, testDatabase, testServiceDeps, type SmtpTestServer, type TestStep } from '../testing/index';
+import type { ServiceDeps } from '../shared/context';
+import type { Clock } from '../shared/ports';
+import { createMailSender } from '../shared/mail-sender';
+import { localDay } from './schedule.rules';
+import { CLAIM_LEASE_MS, claimDueSends, runSchedulerTick } from './scheduler.service';
+import { recordOpen, unsubscribeByToken } from '../tracking/tracking.service';
+
+const PASSWORDS: Record<string, string> = {
+  'alice@sender.test': 'alice-pw',
+  'bob@sender.test': 'bob-pw',
+  'carol@sender.test': 'carol-pw',
+  'dave@sender.test': 'dave-pw',
+};
+const WEEKDAYS = { '1': true, '2': true, '3': true, '4': true, '5': true };
+const OSLO = 'Europe/Oslo';
+const MINUTE = 60_000;
+
+let db: Database;
+let smtp: SmtpTestServer;
+beforeAll(async () => {
+  db = await testDatabase();
+  smtp = await startSmtpServer({ users: PASSWORDS });
+}, 30_000);
+afterAll(async () => {
+  await smtp?.close();
+});
+
+class TestClock implements Clock {
+  constructor(public at: Date) {}
+  now() {
+    return new Date(this.at);
+  }
+  advance(ms: number) {
+    this.at = new Date(this.at.getTime() + ms);
+  }
+}
+
+async function setup(options: { start: string }) {
+  const org = await createTestOrganization({ db });
+  const clock = new TestClock(new Date(options.start));
+  const deps = testServiceDeps({ db, clock });
+  const ws = org.workspaceId;
+  const mailbox = async (email: string, extra: { dailyLimit?: number; sendingGap?: number; password?: string } = {}) => {
+    const id = newId();
+    await db.prisma.emailAccount.create({
+      data: {
+        id,
+        organizationId: org.organizationId,
+        workspaceId: ws,
+        email,
+        emailNormalized: email,
+        firstName: email.split('@')[0]!.replace(/^./, (c) => c.toUpperCase()),
+        lastName: 'Sender',
+        smtpHost: '127.0.0.1',
+        smtpPort: smtp.port,
+        smtpUsername: email,
+        smtpPasswordEnc: deps.secrets.encrypt(extra.password ?? PASSWORDS[email] ?? 'nope'),
+        imapHost: '127.0.0.1',
+        imapPort: 1,
+        imapUsername: email,
+        imapPasswordEnc: deps.secrets.encrypt('unused'),
+        dailyLimit: extra.dailyLimit ?? 50,
+        sendingGap: extra.sendingGap ?? 0,
+      },
+    });
+    return id;
+  };
+  const campaign = async (options: {
+    steps: TestStep[];
+    mailboxes: string[];
+    settings?: Record<string, unknown>;
+    schedule?: { days?: Record<string, boolean>; from?: string; to?: string; timezone?: string };
+  }) => {
+    const created = await createTestCampaign({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws, steps: options.steps, status: 'ACTIVE' });
+    await db.prisma.campaign.update({
+      where: { id: created.id },
+      data: {
+        schedule: {
+          days: options.schedule?.days ?? WEEKDAYS,
+          timezone: options.schedule?.timezone ?? OSLO,
+          timing: { from: options.schedule?.from ?? '09:00', to: options.schedule?.to ?? '17:00' },
+        },
+        dailyLimit: 1000,
+        openTracking: true,
+        unsubscribeLink: true,
+        ...options.settings,
+      },
+    });
+    await db.prisma.campaignEmailAccount.createMany({ data: options.mailboxes.map((emailAccountId) => ({ campaignId: created.id, emailAccountId })) });
+    return created;
+  };
+  let order = 0;
+  const lead = async (campaignId: string, email: string, fields: { firstName?: string | null; companyName?: string | null; custom?: Record<string, string> } = {}) => {
+    const id = newId();
+    await db.prisma.lead.create({
+      data: {
+        id,
+        organizationId: org.organizationId,
+        workspaceId: ws,
+        campaignId,
+        email,
+        emailNormalized: email.toLowerCase(),
+        firstName: fields.firstName === undefined ? 'Ada' : fields.firstName,
+        companyName: fields.companyName === undefined ? 'Acme' : fields.companyName,
+        customVariables: fields.custom ?? {},
+        // Due in the order created, before the simulated start.
+        nextSendAt: new Date(Date.parse(options.start) - 86_400_000 + order++ * 1000),
+      },
+    });
+    return id;
+  };
+  const tick = (d: ServiceDeps = deps) => runSchedulerTick({ deps: d, workspaceIds: [ws] });
+  /** Ticks every `stepMs` until `until`. */
+  const runUntil = async (until: string, stepMs = 5 * MINUTE) => {
+    while (clock.at.getTime() < Date.parse(until)) {
+      await tick();
+      clock.advance(stepMs);
+    }
+  };
+  return { org, ws, clock, deps, mailbox, campaign, lead, tick, runUntil };
+}
+
+async function messagesTo(addresses: string[]): Promise<(ParsedMail & { envelopeTo: string[]; raw: string })[]> {
+  const wanted = new Set(addresses.map((a) => a.toLowerCase()));
+  const raw = smtp.messages.filter((m) => m.to.some((t) => wanted.has(t.toLowerCase())));
+  return Promise.all(raw.map(async (m) => Object.assign(await simpleParser(m.raw), { envelopeTo: m.to, raw: m.raw })));
+}
+
+/** A header as it was written on the wire (unfolded), not as mailparser restructures it. */
+const header = (mail: { raw: string }, name: string) => {
+  const head = mail.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+  const line = head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line?.slice(name.length + 1).trim();
+};
+
+describe('a small campaign over simulated days', () => {
+  it('sends exactly what the schedule, delays, limits, stickiness, variations and templates allow', async () => {
+    // Monday 23 November 2026, 06:00 in Oslo (05:00 UTC).
+    const t = await setup({ start: '2026-11-23T05:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test', { dailyLimit: 3, sendingGap: 10 });
+    const bob = await t.mailbox('bob@sender.test', { dailyLimit: 3, sendingGap: 10 });
+    const c = await t.campaign({
+      mailboxes: [alice, bob],
+      settings: { dailyLimit: 5, dailyLimitNewLead: 4 },
+      steps: [
+        {
+          variations: [
+            { label: 'A', subject: '{Hi|Hello} {{first_name|there}}', body: '<p>{{first_name|there}}, a question about {{company_name}}.</p><p>{{tier|Standard}} plan</p>' },
+            { label: 'B', subject: 'Quick question for {{company_name}}', body: '<p>Hey {{first_name|there}}, how does {{company_name}} handle outreach?</p>' },
+          ],
+        },
+        { waitTime: 2, variations: [{ label: 'A', subject: '', body: '<p>Following up, {{first_name|there}}.</p>' }] },
+      ],
+    });
+    const emails = ['l1@lead.test', 'l2@lead.test', 'l3@lead.test', 'l4@lead.test', 'l5@lead.test', 'l6@lead.test', 'l7@lead.test'];
+    const ids: string[] = [];
+    for (const [i, email] of emails.entries()) {
+      ids.push(await t.lead(c.id, email, { firstName: i === 2 ? null : `Lead${i + 1}`, custom: i === 0 ? { tier: 'Gold' } : {} }));
+    }
+    const skippedId = await t.lead(c.id, 'nocompany@lead.test', { companyName: null });
+
+    // Monday 06:00 to Saturday 06:00 Oslo time, a tick every 5 minutes.
+    await t.runUntil('2026-11-28T05:00:00Z');
+
+    const sends = await db.prisma.sentEmail.findMany({ where: { campaignId: c.id }, orderBy: { sentAt: 'asc' } });
+    expect(sends).toHaveLength(emails.length * 2);
+    const mails = await messagesTo([...emails, 'nocompany@lead.test']);
+    expect(mails).toHaveLength(emails.length * 2);
+    expect(new Set(mails.map((m) => m.messageId)).size).toBe(mails.length);
+
+    for (const s of sends) {
+      // Inside the window: a weekday, 09:00 to 17:00 in Oslo.
+      const local = new Intl.DateTimeFormat('en-GB', { timeZone: OSLO, weekday: 'short', hour: '2-digit', minute: '2-digit', hour12: false }).format(s.sentAt);
+      const [weekday, time] = local.split(' ');
+      expect(['Mon', 'Tue', 'Wed', 'Thu', 'Fri']).toContain(weekday);
+      expect(time! >= '09:00' && time! < '17:00').toBe(true);
+    }
+    // Daily limits: campaign 5, first steps 4, each mailbox 3.
+    const byDay = new Map<string, typeof sends>();
+    for (const s of sends) {
+      const day = localDay({ timezone: OSLO, at: s.sentAt });
+      byDay.set(day, [...(byDay.get(day) ?? []), s]);
+    }
+    for (const daySends of byDay.values()) {
+      expect(daySends.length).toBeLessThanOrEqual(5);
+      expect(daySends.filter((s) => s.step === 1).length).toBeLessThanOrEqual(4);
+      for (const m of [alice, bob]) expect(daySends.filter((s) => s.emailAccountId === m).length).toBeLessThanOrEqual(3);
+    }
+    expect(byDay.get('2026-11-23')!.filter((s) => s.step === 1)).toHaveLength(4);
+
+    // Sending gap: at least 85% of 10 minutes between two sends of a mailbox, never machine-regular.
+    for (const m of [alice, bob]) {
+      const times = sends.filter((s) => s.emailAccountId === m).map((s) => s.sentAt.getTime());
+      const gaps = times.slice(1).map((x, i) => x - times[i]!);
+      for (const g of gaps) expect(g).toBeGreaterThanOrEqual(8.5 * MINUTE);
+    }
+
+    // Variations split evenly on step 1 and are recorded on the send.
+    const step1 = sends.filter((s) => s.step === 1);
+    const a = step1.filter((s) => s.variationLabel === 'A').length;
+    expect(Math.abs(a - (step1.length - a))).toBeLessThanOrEqual(1);
+
+    for (const id of ids) {
+      const [first, second] = sends.filter((s) => s.leadId === id);
+      expect(first!.step).toBe(1);
+      expect(second!.step).toBe(2);
+      // Step 2 waits two days and comes from the same mailbox, in the same thread.
+      expect(second!.sentAt.getTime() - first!.sentAt.getTime()).toBeGreaterThanOrEqual(2 * 86_400_000);
+      expect(second!.emailAccountId).toBe(first!.emailAccountId);
+      expect(second!.subject).toBe(`Re: ${first!.subject}`);
+      const mail = mails.find((m) => m.messageId === `<${second!.messageId}>`)!;
+      expect(header(mail, 'in-reply-to')).toBe(`<${first!.messageId}>`);
+      expect(mail.from?.value[0]?.address).toBe(first!.emailAccountId === alice ? 'alice@sender.test' : 'bob@sender.test');
+    }
+
+    // Personalisation, fallbacks and spintax in what was really sent.
+    const lead1First = mails.find((m) => m.envelopeTo.includes('l1@lead.test') && !m.subject?.startsWith('Re:'))!;
+    expect(lead1First.html).toContain('Lead1');
+    expect(lead1First.subject).toMatch(/^(Hi|Hello) Lead1$|^Quick question for Acme$/);
+    if (lead1First.subject!.startsWith('H')) expect(lead1First.html).toContain('Gold plan');
+    const noName = mails.find((m) => m.envelopeTo.includes('l3@lead.test') && !m.subject?.startsWith('Re:'))!;
+    expect(`${noName.subject} ${noName.html}`).toContain('there');
+    expect(noName.html).not.toContain('{{');
+    // Tracking pixel and RFC 8058 unsubscribe headers.
+    expect(lead1First.html).toMatch(/https:\/\/outreach\.test\/t\/o\/[0-9a-f]{24}\.[A-Za-z0-9_-]{22}\.gif/);
+    expect(header(lead1First, 'list-unsubscribe')).toMatch(/<https:\/\/outreach\.test\/t\/u\/[0-9a-f]{24}\./);
+    expect(header(lead1First, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(lead1First.text).toContain('Unsubscribe');
+
+    // A lead with a variable that has no value and no fallback is skipped, with the reason.
+    const skipped = await db.prisma.lead.findUniqueOrThrow({ where: { id: skippedId } });
+    expect(skipped.status).toBe('SKIPPED');
+    expect(skipped.statusReason).toContain('{{company_name}}');
+
+    // Everyone is finished: leads COMPLETED, the campaign COMPLETED.
+    const leads = await db.prisma.lead.findMany({ where: { id: { in: ids } } });
+    expect(leads.map((l) => [l.status, l.currentStep, l.nextSendAt])).toEqual(ids.map(() => ['COMPLETED', 2, null]));
+    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } })).status).toBe('COMPLETED');
+  }, 120_000);
+});
+
+describe('limits across campaigns and stops at send time', () => {
+  it("shares a mailbox's daily limit across campaigns and re-checks blocklist, status and replies before sending", async () => {
+    const t = await setup({ start: '2026-11-23T08:00:00Z' });
+    const carol = await t.mailbox('carol@sender.test', { dailyLimit: 4, sendingGap: 0 });
+    const steps: TestStep[] = [{ variations: [{ label: 'A', subject: 'One', body: '<p>One</p>' }] }, { waitTime: 0, variations: [{ label: 'A', subject: '', body: '<p>Two</p>' }] }];
+    const c1 = await t.campaign({ mailboxes: [carol], steps, schedule: { from: '00:00', to: '23:59', days: { ...WEEKDAYS, '6': true, '7': true } } });
+    const c2 = await t.campaign({ mailboxes: [carol], steps, schedule: { from: '00:00', to: '23:59', days: { ...WEEKDAYS, '6': true, '7': true } } });
+    const leads1 = [await t.lead(c1.id, 'x1@one.test'), await t.lead(c1.id, 'x2@one.test'), await t.lead(c1.id, 'x3@one.test')];
+    const leads2 = [await t.lead(c2.id, 'y1@two.test'), await t.lead(c2.id, 'y2@two.test'), await t.lead(c2.id, 'y3@blocked.test')];
+    await db.prisma.blocklistEntry.create({ data: { id: newId(), workspaceId: t.ws, value: 'blocked.test', isDomain: true } });
+    await db.prisma.lead.update({ where: { id: leads1[2]! }, data: { status: 'UNSUBSCRIBED' } });
+
+    // Two hours of ticks: carol may send 4 e-mails today across both campaigns.
+    await t.runUntil('2026-11-23T10:00:00Z', MINUTE);
+    const today = await db.prisma.sentEmail.count({ where: { emailAccountId: carol } });
+    expect(today).toBe(4);
+    const blocked = await db.prisma.lead.findUniqueOrThrow({ where: { id: leads2[2]! } });
+    expect([blocked.status, blocked.nextSendAt]).toEqual(['SKIPPED', null]);
+    expect(blocked.statusReason).toContain('blocklist');
+    const unsubscribed = await db.prisma.lead.findUniqueOrThrow({ where: { id: leads1[2]! } });
+    expect([unsubscribed.status, unsubscribed.nextSendAt, unsubscribed.currentStep]).toEqual(['UNSUBSCRIBED', null, 0]);
+    expect((await messagesTo(['y3@blocked.test', 'x3@one.test'])).length).toBe(0);
+
+    // A lead that replies is not sent its follow-up (stop_on_lead_replied is on by default).
+    const replied = { leadId: (await db.prisma.lead.findFirstOrThrow({ where: { campaignId: { in: [c1.id, c2.id] }, currentStep: 1, nextSendAt: { not: null } } })).id };
+    await db.prisma.lead.update({ where: { id: replied.leadId }, data: { status: 'REPLIED' } });
+    // The next day carol's limit is fresh.
+    t.clock.at = new Date('2026-11-24T08:00:00Z');
+    await t.runUntil('2026-11-24T10:00:00Z', MINUTE);
+    const repliedLead = await db.prisma.lead.findUniqueOrThrow({ where: { id: replied.leadId } });
+    expect([repliedLead.status, repliedLead.currentStep, repliedLead.nextSendAt]).toEqual(['REPLIED', 1, null]);
+    const secondDay = await db.prisma.sentEmail.findMany({ where: { emailAccountId: carol, sentAt: { gte: new Date('2026-11-24T00:00:00Z') } } });
+    expect(secondDay.length).toBeLessThanOrEqual(4);
+    expect(secondDay.some((s) => s.leadId === replied.leadId)).toBe(false);
+  }, 60_000);
+});
+
+describe('what the recipient does with the links', () => {
+  it('one-click unsubscribe from the List-Unsubscribe URL stops the follow-up and blocklists the address; the pixel records opens', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test');
+    const c = await t.campaign({
+      mailboxes: [alice],
+      steps: [{ variations: [{ label: 'A', subject: 'Hello', body: '<p>Hi</p>' }] }, { waitTime: 1, variations: [{ label: 'A', subject: '', body: '<p>Again</p>' }] }],
+    });
+    const leadId = await t.lead(c.id, 'leaver@links.test');
+    await t.tick();
+    const [mail] = await messagesTo(['leaver@links.test']);
+    const unsubscribeUrl = /^<(.+)>$/.exec(header(mail!, 'list-unsubscribe')!)![1]!;
+    const pixelUrl = /src="(https:\/\/outreach\.test\/t\/o\/[^"]+)"/.exec(mail!.html as string)![1]!;
+
+    // A scanner fetching the pixel on delivery is a machine open; the reader a minute later is not.
+    const openToken = pixelUrl.split('/').pop()!.replace(/\.gif$/, '');
+    await recordOpen({ deps: t.deps, token: openToken, userAgent: 'Mozilla/5.0 (Macintosh)' });
+    t.clock.advance(MINUTE);
+    await recordOpen({ deps: t.deps, token: openToken, userAgent: 'Mozilla/5.0 (Macintosh)' });
+    const send = await db.prisma.sentEmail.findFirstOrThrow({ where: { leadId }, include: { events: { orderBy: { occurredAt: 'asc' } } } });
+    expect(send.events.map((e) => [e.type, e.isMachine])).toEqual([['OPEN', true], ['OPEN', false]]);
+    expect(send.openedAt).toEqual(t.clock.now());
+
+    const result = await unsubscribeByToken({ deps: t.deps, token: unsubscribeUrl.split('/').pop()! });
+    expect(result.status).toBe('unsubscribed');
+    t.clock.advance(2 * 86_400_000);
+    for (let i = 0; i < 5; i++) {
+      await t.tick();
+      t.clock.advance(10 * MINUTE);
+    }
+    expect(await messagesTo(['leaver@links.test'])).toHaveLength(1);
+    const lead = await db.prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
+    expect([lead.status, lead.nextSendAt, lead.currentStep]).toEqual(['UNSUBSCRIBED', null, 1]);
+    expect(await db.prisma.blocklistEntry.count({ where: { workspaceId: t.ws, value: 'leaver@links.test' } })).toBe(1);
+  }, 60_000);
+});
+
+describe('workers racing and crashing', () => {
+  it('two workers ticking at once never send the same step twice', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const boxes = [await t.mailbox('alice@sender.test'), await t.mailbox('bob@sender.test'), await t.mailbox('carol@sender.test'), await t.mailbox('dave@sender.test')];
+    const c = await t.campaign({ mailboxes: boxes, steps: [{ variations: [{ label: 'A', subject: 'Race {{first_name}}', body: '<p>Hi</p>' }, { label: 'B', subject: 'Race B', body: '<p>Hi</p>' }] }] });
+    const emails = Array.from({ length: 24 }, (_, i) => `race${i}@race.test`);
+    for (const e of emails) await t.lead(c.id, e);
+    // A second worker: same database and keys, its own SMTP connection pool.
+    const other: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, smtp: createMailSender({ timeoutMs: 5_000 }) } };
+    for (let round = 0; round < 30; round++) {
+      await Promise.all([t.tick(), t.tick(other)]);
+      t.clock.advance(2 * MINUTE);
+    }
+    await other.ports.smtp.close();
+    const mails = await messagesTo(emails);
+    expect(mails).toHaveLength(24);
+    expect(new Set(mails.map((m) => m.envelopeTo[0])).size).toBe(24);
+    expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(24);
+    const split = await db.prisma.sentEmail.groupBy({ by: ['variationLabel'], where: { campaignId: c.id }, _count: true });
+    expect(split.map((s) => s._count).sort()).toEqual([12, 12]);
+  }, 60_000);
+
+  it('a send interrupted by a crash is retried after the lease with the same Message-ID', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test');
+    const c = await t.campaign({ mailboxes: [alice], steps: [{ variations: [{ label: 'A', subject: 'Crash', body: '<p>Hi</p>' }] }] });
+    await t.lead(c.id, 'crash1@crash.test');
+
+    // Crash between claim and send: the claim is committed, nothing is sent.
+    const lost = await claimDueSends({ deps: t.deps, now: t.clock.now(), maxSends: 10, workspaceIds: [t.ws] });
+    expect(lost.claims).toHaveLength(1);
+    const claimed = lost.claims[0]!;
+    t.clock.advance(MINUTE);
+    expect((await t.tick()).claimed).toBe(0); // still leased
+    t.clock.advance(CLAIM_LEASE_MS);
+    expect((await t.tick()).sent).toBe(1);
+    const [mail] = await messagesTo(['crash1@crash.test']);
+    expect(mail!.messageId).toBe(`<${claimed.message.messageId}>`);
+
+    // Crash after the server accepted the e-mail but before it was recorded: the retry
+    // repeats the Message-ID, so the duplicate is recognisable, and it is recorded once.
+    // The campaign completed with its only lead sent; a new lead and a relaunch resume it.
+    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } })).status).toBe('COMPLETED');
+    await t.lead(c.id, 'crash2@crash.test');
+    await db.prisma.campaign.update({ where: { id: c.id }, data: { status: 'ACTIVE' } });
+    t.clock.advance(MINUTE);
+    const half = await claimDueSends({ deps: t.deps, now: t.clock.now(), maxSends: 10, workspaceIds: [t.ws] });
+    const claim = half.claims[0]!;
+    await t.deps.ports.smtp.send({
+      mailboxId: claim.mailbox.id,
+      version: claim.mailbox.version,
+      smtp: { host: claim.mailbox.smtpHost, port: claim.mailbox.smtpPort, username: claim.mailbox.smtpUsername, password: PASSWORDS['alice@sender.test']! },
+      message: claim.message,
+    });
+    t.clock.advance(CLAIM_LEASE_MS + MINUTE);
+    expect((await t.tick()).sent).toBe(1);
+    const twice = await messagesTo(['crash2@crash.test']);
+    expect(twice.map((m) => m.messageId)).toEqual([`<${claim.message.messageId}>`, `<${claim.message.messageId}>`]);
+    expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(2);
+  }, 60_000);
+});
+
+describe('delivery failures', () => {
+  it('records a 5xx as a hard bounce, retries a 4xx with backoff, and bounces after three deferrals', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test');
+    const c = await t.campaign({ mailboxes: [alice], steps: [{ variations: [{ label: 'A', subject: 'Hello', body: '<p>Hi</p>' }] }] });
+    const hard = await t.lead(c.id, 'gone@bounce.test');
+    const soft = await t.lead(c.id, 'busy@bounce.test');
+    const never = await t.lead(c.id, 'down@bounce.test');
+    smtp.rejections.set('gone@bounce.test', { code: 550, message: '5.1.1 <gone@bounce.test>: user unknown' });
+    smtp.rejections.set('busy@bounce.test', { code: 451, message: '4.7.1 try again later', times: 1 });
+    smtp.rejections.set('down@bounce.test', { code: 421, message: '4.3.0 mailbox temporarily unavailable' });
+
+    for (let i = 0; i < 3; i++) {
+      await t.tick();
+      t.clock.advance(MINUTE);
+    }
+    const bounced = await db.prisma.lead.findUniqueOrThrow({ where: { id: hard } });
+    expect([bounced.status, bounced.nextSendAt]).toEqual(['BOUNCED', null]);
+    expect(bounced.bounceMessage).toContain('user unknown');
+    const bounceSend = await db.prisma.sentEmail.findFirstOrThrow({ where: { leadId: hard }, include: { events: true } });
+    expect(bounceSend.bouncedAt).not.toBeNull();
+    expect(bounceSend.events.map((e) => [e.type, (e.data as { code: number }).code])).toEqual([['BOUNCE', 550]]);
+
+    const deferred = await db.prisma.lead.findUniqueOrThrow({ where: { id: soft } });
+    expect([deferred.status, deferred.sendAttempts]).toEqual(['NOT_CONTACTED', 1]);
+    const wait = deferred.nextSendAt!.getTime() - t.clock.now().getTime();
+    expect(wait).toBeGreaterThan(2 * MINUTE);
+    expect(wait).toBeLessThan(8 * MINUTE);
+
+    // Two hours later: the 4xx lead went out on its retry; the always-4xx one bounced after 3 tries.
+    for (let i = 0; i < 120; i++) {
+      await t.tick();
+      t.clock.advance(MINUTE);
+    }
+    const retried = await db.prisma.lead.findUniqueOrThrow({ where: { id: soft } });
+    expect([retried.status, retried.currentStep]).toEqual(['COMPLETED', 1]);
+    expect(await messagesTo(['busy@bounce.test'])).toHaveLength(1);
+    const exhausted = await db.prisma.lead.findUniqueOrThrow({ where: { id: never } });
+    expect(exhausted.status).toBe('BOUNCED');
+    expect(exhausted.bounceMessage).toContain('3 attempts failed');
+    smtp.rejections.clear();
+  }, 60_000);
+
+  it('pauses the campaign when its bounce rate passes the limit, recording why', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const boxes = [await t.mailbox('alice@sender.test'), await t.mailbox('bob@sender.test')];
+    const c = await t.campaign({
+      mailboxes: boxes,
+      settings: { pauseOnBounceRate: true, bounceRateLimit: 10 },
+      steps: [{ variations: [{ label: 'A', subject: 'Hello', body: '<p>Hi</p>' }] }],
+    });
+    for (let i = 0; i < 10; i++) await t.lead(c.id, `ok${i}@fine.test`);
+    for (let i = 0; i < 4; i++) {
+      await t.lead(c.id, `bad${i}@nowhere.test`);
+      smtp.rejections.set(`bad${i}@nowhere.test`, { code: 550, message: '5.1.1 no such user' });
+    }
+    for (let i = 0; i < 10 && (await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } })).status === 'ACTIVE'; i++) {
+      await t.tick();
+      t.clock.advance(2 * MINUTE);
+    }
+    const paused = await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } });
+    expect(paused.status).toBe('PAUSED');
+    expect(paused.pausedReason).toMatch(/^bounce rate \d+\.\d% over the last \d+ sends passed the 10% limit$/);
+    expect(paused.pausedAt).not.toBeNull();
+    // Nothing more goes out while paused.
+    const before = await db.prisma.sentEmail.count({ where: { campaignId: c.id } });
+    t.clock.advance(10 * MINUTE);
+    expect((await t.tick()).claimed).toBe(0);
+    expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(before);
+    smtp.rejections.clear();
+  }, 60_000);
+
+  it('marks a mailbox whose login is refused as disconnected and sends its new leads from another', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const broken = await t.mailbox('alice@sender.test', { password: 'wrong' });
+    const good = await t.mailbox('bob@sender.test');
+    const c = await t.campaign({ mailboxes: [broken, good], steps: [{ variations: [{ label: 'A', subject: 'Hello', body: '<p>Hi</p>' }] }] });
+    await t.lead(c.id, 'first@auth.test');
+    await t.lead(c.id, 'second@auth.test');
+    for (let i = 0; i < 6; i++) {
+      await t.tick();
+      t.clock.advance(2 * MINUTE);
+    }
+    const mailbox = await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: broken } });
+    expect(mailbox.status).toBe('DISCONNECTED');
+    expect(mailbox.lastError).toMatch(/auth|credentials|password|535/i);
+    const sends = await db.prisma.sentEmail.findMany({ where: { campaignId: c.id } });
+    expect(sends.map((s) => s.emailAccountId)).toEqual([good, good]);
+    expect((await messagesTo(['first@auth.test', 'second@auth.test'])).every((m) => m.from?.value[0]?.address === 'bob@sender.test')).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,185 @@
+// SQL of the scheduler. Timestamps travel as ISO strings cast in SQL (the engine's clock
+// is injected, so database now() is never used for a decision), id lists as text[].
+
+/** Every ACTIVE campaign with what deciding a tick needs: settings, steps, variations, mailboxes. */
+export const ACTIVE_CAMPAIGNS_SQL = `
+  SELECT c.id, c.organization_id, c.workspace_id, c.parent_id, c.type::text AS type, c.name,
+         c.daily_limit, c.daily_limit_new_lead, c.send_as_txt, c.open_tracking, c.unsubscribe_link,
+         c.stop_on_lead_replied, c.pause_on_bounce_rate, c.bounce_rate_limit, c.schedule,
+         to_char(c.start_date, 'YYYY-MM-DD') AS start_date, to_char(c.end_date, 'YYYY-MM-DD') AS end_date,
+         w.timezone AS workspace_timezone, w.settings->>'unsubscribe_text' AS unsubscribe_text,
+         COALESCE((SELECT json_agg(cea.email_account_id ORDER BY cea.email_account_id)
+                     FROM campaign_email_accounts cea WHERE cea.campaign_id = c.id), '[]') AS mailbox_ids,
+         COALESCE((SELECT json_agg(json_build_object(
+                     'step', s.step, 'wait_time', s.wait_time,
+                     'variations', COALESCE((SELECT json_agg(json_build_object(
+                                     'id', v.id, 'label', v.label, 'subject', v.subject, 'body', v.body,
+                                     'is_active', v.is_active, 'is_deleted', v.is_deleted))
+                                     FROM variations v WHERE v.step_id = s.id), '[]')) ORDER BY s.step)
+                     FROM sequence_steps s WHERE s.campaign_id = c.id), '[]') AS steps
+    FROM campaigns c JOIN workspaces w ON w.id = c.workspace_id
+   WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.workspace_id = ANY($1::text[]))`;
+
+/** The mailboxes those campaigns send from (credentials still encrypted). */
+export const CAMPAIGN_MAILBOXES_SQL = `
+  SELECT id, workspace_id, email, first_name, last_name, status::text AS status, daily_limit, sending_gap,
+         next_send_allowed_at, smtp_host, smtp_port, smtp_username, smtp_password_enc, signature, reply_to,
+         updated_at
+    FROM email_accounts WHERE id = ANY($1::text[])`;
+
+/** Workspace-wide lead variables with their defaults. */
+export const ADDITIONAL_FIELDS_SQL = `SELECT workspace_id, name, default_value FROM additional_fields WHERE workspace_id = ANY($1::text[])`;
+
+/**
+ * Locks the campaigns and the free mailboxes this worker will decide for (SKIP LOCKED:
+ * what another worker holds is left to it), and counts each one's sends today (its own
+ * day start, in its zone) plus those claimed and not yet recorded. One statement, so
+ * a send moving from "claimed" to "recorded" is counted exactly once.
+ *
+ * $1 campaign ids, $2 their day starts, $3 mailbox ids, $4 their day starts, $5 now.
+ */
+export const LOCK_AND_COUNT_SQL = `
+  WITH c AS (
+    SELECT id FROM campaigns WHERE id = ANY($1::text[]) AND status = 'ACTIVE' ORDER BY id FOR UPDATE SKIP LOCKED
+  ),
+  m AS (
+    SELECT id FROM email_accounts
+     WHERE id = ANY($3::text[]) AND status = 'ACTIVE' AND daily_limit > 0
+       AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $5::timestamptz)
+     ORDER BY id FOR UPDATE SKIP LOCKED
+  ),
+  cd AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),
+  md AS (SELECT * FROM unnest($3::text[], $4::text[]::timestamptz[]) AS t(id, day_start)),
+  inflight AS (SELECT campaign_id, email_account_id, current_step FROM leads WHERE claimed_at IS NOT NULL)
+  SELECT 'campaign' AS kind, c.id,
+         ((SELECT count(*) FROM sent_emails s WHERE s.campaign_id = c.id AND s.sent_at >= cd.day_start)
+          + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id))::int AS today,
+         ((SELECT count(*) FROM sent_emails s WHERE s.campaign_id = c.id AND s.sent_at >= cd.day_start AND s.step = 1)
+          + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id AND i.current_step = 0))::int AS new_today
+    FROM c JOIN cd ON cd.id = c.id
+  UNION ALL
+  SELECT 'mailbox', m.id,
+         ((SELECT count(*) FROM sent_emails s WHERE s.email_account_id = m.id AND s.sent_at >= md.day_start)
+          + (SELECT count(*) FROM inflight i WHERE i.email_account_id = m.id))::int,
+         0
+    FROM m JOIN md ON md.id = m.id`;
+
+/**
+ * The due leads of each campaign, oldest due first, at most n per campaign, locked
+ * (SKIP LOCKED), with the blocklist checked in the same read. Served by leads_due_idx.
+ * $1 campaign ids, $2 how many from each, $3 now.
+ */
+export const DUE_LEADS_SQL = `
+  SELECT l.id, l.campaign_id, l.workspace_id, l.current_step, l.status::text AS status, l.is_completed,
+         l.email_account_id, l.email, l.email_normalized, l.first_name, l.last_name, l.company_name,
+         l.company_website, l.job_title, l.phone_number, l.address_line, l.city, l.state, l.country,
+         l.country_code, l.network_person_url, l.network_company_url, l.custom_variables,
+         l.pending_send_id, l.pending_variation_id, l.send_attempts, l.claimed_at, l.source_lead_id, l.next_send_at,
+         EXISTS (SELECT 1 FROM blocklist_entries b
+                  WHERE b.workspace_id = l.workspace_id
+                    AND (b.value = l.email_normalized OR (b.is_domain AND b.value = split_part(l.email_normalized, '@', 2)))) AS blocked
+    FROM unnest($1::text[], $2::int[]) AS c(id, n)
+   CROSS JOIN LATERAL (
+     SELECT * FROM leads l
+      WHERE l.campaign_id = c.id AND l.next_send_at IS NOT NULL AND l.next_send_at <= $3::timestamptz
+      ORDER BY l.next_send_at
+      LIMIT c.n
+        FOR UPDATE SKIP LOCKED
+   ) l`;
+
+/** Earlier sends of these leads, oldest first (threading of follow-ups). */
+export const THREAD_HISTORY_SQL = `
+  SELECT lead_id, message_id, subject FROM sent_emails WHERE lead_id = ANY($1::text[]) ORDER BY sent_at, id`;
+
+/**
+ * Every write of a claim in one statement: leads (claimed, pushed back, stopped),
+ * mailbox gaps, variation counts, lead events. $5 now.
+ */
+export const APPLY_CLAIM_SQL = `
+  WITH x AS (
+    SELECT * FROM json_to_recordset($1::json) AS x(
+      id text, next_send_at timestamptz, claimed_at timestamptz, email_account_id text, pending_send_id text,
+      pending_variation_id text, status text, status_reason text, is_completed boolean)
+  ),
+  ul AS (
+    UPDATE leads l
+       SET next_send_at = x.next_send_at, claimed_at = x.claimed_at, email_account_id = x.email_account_id,
+           pending_send_id = x.pending_send_id, pending_variation_id = x.pending_variation_id,
+           status = x.status::"LeadStatus", status_reason = x.status_reason, is_completed = x.is_completed,
+           updated_at = $5::timestamptz
+      FROM x WHERE l.id = x.id
+    RETURNING 1
+  ),
+  um AS (
+    UPDATE email_accounts e SET next_send_allowed_at = y.at
+      FROM json_to_recordset($2::json) AS y(id text, at timestamptz) WHERE e.id = y.id
+    RETURNING 1
+  ),
+  uv AS (
+    UPDATE variations v SET assigned_count = v.assigned_count + z.n
+      FROM json_to_recordset($3::json) AS z(id text, n int) WHERE v.id = z.id
+    RETURNING 1
+  ),
+  ev AS (
+    INSERT INTO lead_events (id, workspace_id, lead_id, campaign_id, type, data, occurred_at)
+    SELECT e.id, e.workspace_id, e.lead_id, e.campaign_id, e.type, e.data::jsonb, $5::timestamptz
+      FROM json_to_recordset($4::json) AS e(id text, workspace_id text, lead_id text, campaign_id text, type text, data json)
+    RETURNING 1
+  )
+  SELECT (SELECT count(*) FROM ul)::int AS leads, (SELECT count(*) FROM um)::int AS mailboxes,
+         (SELECT count(*) FROM uv)::int AS variations, (SELECT count(*) FROM ev)::int AS events`;
+
+/**
+ * Records an accepted send and moves the lead on, only if the lead still holds this
+ * claim (pending_send_id): a lead stopped meanwhile (unsubscribed, replied, enrolled)
+ * keeps its stop. Idempotent on the Message-ID.
+ */
+export const RECORD_SENT_SQL = `
+  WITH ins AS (
+    INSERT INTO sent_emails (id, organization_id, workspace_id, campaign_id, parent_campaign_id, lead_id,
+                             email_account_id, step, variation_id, variation_label, message_id, subject, body,
+                             is_text, sent_at, bounced_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::timestamptz, $16::timestamptz)
+    ON CONFLICT (workspace_id, message_id) DO NOTHING
+    RETURNING id
+  ),
+  ul AS (
+    UPDATE leads
+       SET current_step = GREATEST(current_step, $8), last_sent_at = $15::timestamptz, claimed_at = NULL,
+           pending_send_id = NULL, pending_variation_id = NULL, send_attempts = 0,
+           status = CASE WHEN $17::text IS NOT NULL THEN $17::text::"LeadStatus"
+                         WHEN status IN ('NOT_CONTACTED', 'CONTACTED')
+                           THEN (CASE WHEN $18::timestamptz IS NULL THEN 'COMPLETED' ELSE 'CONTACTED' END)::"LeadStatus"
+                         ELSE status END,
+           status_reason = CASE WHEN $17::text IS NOT NULL THEN $19 ELSE status_reason END,
+           bounce_msg = CASE WHEN $17::text = 'BOUNCED' THEN $19 ELSE bounce_msg END,
+           is_completed = is_completed OR $18::timestamptz IS NULL OR $17::text IS NOT NULL,
+           next_send_at = CASE WHEN $17::text IS NOT NULL OR $18::timestamptz IS NULL OR is_completed
+                                 OR status NOT IN ('NOT_CONTACTED', 'CONTACTED', 'REPLIED') THEN NULL
+                               ELSE $18::timestamptz END,
+           updated_at = $15::timestamptz
+     WHERE id = $6 AND pending_send_id = $1
+    RETURNING status::text AS status
+  ),
+  um AS (UPDATE email_accounts SET last_sent_at = $15::timestamptz WHERE id = $7 RETURNING 1),
+  uc AS (UPDATE campaigns SET last_lead_sent_at = $15::timestamptz WHERE id = $4 RETURNING 1)
+  SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT status FROM ul) AS lead_status,
+         (SELECT count(*) FROM um)::int + (SELECT count(*) FROM uc)::int AS touched`;
+
+/** Bounces among a campaign's last 100 sends. */
+export const RECENT_BOUNCES_SQL = `
+  SELECT count(*) FILTER (WHERE bounced_at IS NOT NULL)::int AS bounced, count(*)::int AS sent
+    FROM (SELECT bounced_at FROM sent_emails WHERE campaign_id = $1 ORDER BY sent_at DESC LIMIT 100) t`;
+
+/**
+ * ACTIVE campaigns with nothing left to send become COMPLETED: a parent campaign once it
+ * has leads and none is unfinished; a subsequence also only once its parent is done
+ * (until then new leads may still be enrolled into it). $1 workspace ids or null (all), $2 now.
+ */
+export const COMPLETE_CAMPAIGNS_SQL = `
+  UPDATE campaigns c SET status = 'COMPLETED', updated_at = $2::timestamptz
+   WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.workspace_id = ANY($1::text[]))
+     AND EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id)
+     AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id AND l.next_send_at IS NOT NULL)
+     AND (c.type = 'parent' OR EXISTS (SELECT 1 FROM campaigns p WHERE p.id = c.parent_id AND p.status IN ('COMPLETED', 'ARCHIVED')))
+  RETURNING c.id, c.name`;
