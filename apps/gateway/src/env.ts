@@ -52,6 +52,11 @@ export const Env = z.object({
   WORKER_INTERVAL_MS: intFromEnv(5_000, 100),
   /** Most sends one tick claims (each mailbox sends at most once per tick). */
   WORKER_BATCH: intFromEnv(100, 1),
+  /** Let webhooks reach private, loopback and link-local addresses (single-machine installs, tests). */
+  ALLOW_PRIVATE_TARGETS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** How long a shutdown waits for in-flight requests before closing them, in ms. */
   SHUTDOWN_TIMEOUT_MS: intFromEnv(10_000, 0),
 });

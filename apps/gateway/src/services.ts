@@ -64,7 +64,7 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
       smtp: createMailSender({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
     },
     log: options.log,
-    settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE, publicUrl: publicUrlOf(options.env) },
+    settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE, publicUrl: publicUrlOf(options.env), allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS },
     caches: createCaches(),
     secrets: createSecretBox({ key: options.encryptionKey ?? loadEncryptionKey(options.env) }),
   };

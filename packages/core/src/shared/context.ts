@@ -25,6 +25,11 @@ export interface Settings {
   defaultLeadAllowance: number;
   /** Base URL the gateway is reached at from outside (tracking and unsubscribe links), no trailing slash. */
   publicUrl: string;
+  /**
+   * Outbound requests (webhooks) may go to private, loopback and link-local addresses:
+   * for tests and single-machine installs only.
+   */
+  allowPrivateTargets: boolean;
 }
 
 /** Per-process memory of facts that never change once true. */

@@ -11,7 +11,7 @@ import { createOrganization } from '../auth/organization.service';
 
 export const silentLogger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
 
-export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: DnsResolver; mail?: MailVerifier; defaultLeadAllowance?: number; publicUrl?: string; smtp?: MailSender }): ServiceDeps {
+export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: DnsResolver; mail?: MailVerifier; defaultLeadAllowance?: number; publicUrl?: string; smtp?: MailSender; allowPrivateTargets?: boolean }): ServiceDeps {
   return {
     db: options.db.prisma,
     ports: { clock: options.clock ?? systemClock, dns: options.dns ?? createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
@@ -19,7 +19,7 @@ export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: Dn
       smtp: options.smtp ?? createMailSender({ timeoutMs: 5_000, rejectUnauthorized: false }),
     },
     log: silentLogger,
-    settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000, publicUrl: options.publicUrl ?? 'https://outreach.test' },
+    settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000, publicUrl: options.publicUrl ?? 'https://outreach.test', allowPrivateTargets: options.allowPrivateTargets ?? true },
     caches: createCaches(),
     secrets: createSecretBox({ key: randomBytes(32) }),
   };
