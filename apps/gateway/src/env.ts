@@ -52,6 +52,8 @@ export const Env = z.object({
   WORKER_INTERVAL_MS: intFromEnv(5_000, 100),
   /** Most sends one tick claims (each mailbox sends at most once per tick). */
   WORKER_BATCH: intFromEnv(100, 1),
+  /** How often a mailbox is read for replies when its server has no IMAP IDLE, in ms. */
+  IMAP_POLL_MS: intFromEnv(60_000, 1_000),
   /** Let webhooks reach private, loopback and link-local addresses (single-machine installs, tests). */
   ALLOW_PRIVATE_TARGETS: z
     .enum(['true', 'false'])

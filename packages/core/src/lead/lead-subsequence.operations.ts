@@ -1,36 +1,8 @@
-import { newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { invalid, invalidField } from '../shared/errors';
 import { LEAD_COLUMNS } from './lead-add.rules';
 import { AddToSubsequenceInput, AddToSubsequenceOutput } from './lead.schemas';
-
-const COPIED = LEAD_COLUMNS.join(', ');
-
-/**
- * Copies the eligible parent leads into the subsequence in one statement: a parent lead
- * whose address is already in the subsequence is not eligible; the eligible ones are
- * inserted in request order up to `room` (the allowance left).
- */
-const ENROL_SQL = `
-  WITH t AS (SELECT * FROM json_to_recordset($5::json) AS t(parent_id text, new_id text, ord int)),
-  el AS (
-    SELECT t.new_id, t.ord, p.*
-      FROM t JOIN leads p ON p.id = t.parent_id AND p.campaign_id = $2 AND p.workspace_id = $1
-     WHERE NOT EXISTS (SELECT 1 FROM leads s WHERE s.campaign_id = $3 AND s.email_normalized = p.email_normalized)
-  ),
-  e AS (SELECT * FROM el ORDER BY ord LIMIT $4::int),
-  ins AS (
-    INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, ${COPIED},
-                       custom_variables, label, email_account_id, source_lead_id, created_at, updated_at, next_send_at)
-    SELECT new_id, organization_id, workspace_id, $3, email, email_normalized, ${COPIED},
-           custom_variables, label, email_account_id, id, now(), now(),
-           -- The subsequence's first step waits first_wait_time days from enrolment.
-           now() + make_interval(days => (SELECT first_wait_time FROM campaigns WHERE id = $3))
-      FROM e
-    ON CONFLICT (campaign_id, email_normalized) DO NOTHING
-    RETURNING 1
-  )
-  SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM el)::int AS eligible`;
+import { enrolLeads } from './subsequence-enrolment.service';
 
 export const addLeadsToSubsequence = defineOperation({
   name: 'lead.addToSubsequence',
@@ -73,29 +45,17 @@ export const addLeadsToSubsequence = defineOperation({
         }
 
         const allowance = org.lead_allowance ?? ctx.settings.defaultLeadAllowance;
-        const room = Math.max(0, allowance - org.lead_count);
-        const [counts] = await tx.$queryRawUnsafe<{ inserted: number; eligible: number }[]>(
-          ENROL_SQL,
+        const { inserted, eligible } = await enrolLeads({
+          tx,
+          organizationId: ctx.actor.organizationId,
           workspaceId,
           parentId,
-          subsequence.id,
-          room,
-          JSON.stringify(ids.map((id, ord) => ({ parent_id: id, new_id: newId(), ord }))),
-        );
-        const inserted = counts?.inserted ?? 0;
-        const eligible = counts?.eligible ?? 0;
-        await tx.$executeRawUnsafe(
-          `UPDATE leads p SET next_send_at = NULL, is_completed = true, updated_at = now()
-            WHERE p.campaign_id = $1 AND p.workspace_id = $2 AND p.id = ANY($3::text[])
-              AND EXISTS (SELECT 1 FROM leads s WHERE s.campaign_id = $4 AND s.email_normalized = p.email_normalized)`,
-          parentId,
-          workspaceId,
-          ids,
-          subsequence.id,
-        );
-        if (inserted) {
-          await tx.organization.update({ where: { id: ctx.actor.organizationId }, data: { leadCount: { increment: inserted } } });
-        }
+          subsequenceId: subsequence.id,
+          parentLeadIds: ids,
+          room: Math.max(0, allowance - org.lead_count),
+          now: ctx.ports.clock.now(),
+          via: 'API',
+        });
         return { status: 'success' as const, inserted, overflowed: eligible - inserted };
       },
       { timeout: 120_000, maxWait: 30_000 },

@@ -2,6 +2,7 @@ import { newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { invalidField, notFound } from '../shared/errors';
 import { assertCampaignOfWorkspace, hiddenLabelsOf } from './lead.rules';
+import { afterLabelChanged } from './label-change.service';
 import { planVariables } from './lead-variables.rules';
 import {
   DeleteLeadsInput,
@@ -21,7 +22,7 @@ export const updateLeadData = defineOperation({
   description: [
     'Updates the lead with this address (case-insensitive) in every campaign and subsequence of the workspace it is in, or only in `campaign_id`; `updated` counts the lead rows changed. An address in none of them is 404.',
     '`variables` (string values): a key naming a lead field (`first_name`, `city`, …, also `linkedin_person_url` / `linkedin_company_url` for the `network_*_url` fields) sets that field ("" clears it); any other key is merged into the custom variables (other custom variables are kept). `email` cannot be changed here, and the lead object\'s read-only keys (`status`, `label`, `_id`, counters, …) are refused as variables: each is a 400 naming `variables.<key>`.',
-    '`label`: a label key of the workspace (400 otherwise, also for a label hidden from a client key); `null` or "" clears it. Each lead whose label changes gets a `LABEL_CHANGED` lead event with `{ from, to }` in the same transaction.',
+    '`label`: a label key of the workspace (400 otherwise, also for a label hidden from a client key); `null` or "" clears it. Each lead whose label changes gets a `LABEL_CHANGED` lead event with `{ from, to }` in the same transaction; a change to a label also queues the `LEAD_MARKED_AS_<KEY>` webhook event and enrols the lead into its campaign\'s subsequences whose `LEAD_LABEL_UPDATED` trigger lists the label (once per subsequence; the lead\'s own sequence stops), all in that transaction.',
     'At least one of `variables` and `label` is required (400).',
   ].join('\n\n'),
   input: UpdateLeadDataInput,
@@ -75,6 +76,13 @@ export const updateLeadData = defineOperation({
           occurredAt,
         }));
       if (events.length) await tx.leadEvent.createMany({ data: events });
+      // Webhooks (LEAD_MARKED_AS_<KEY>) and subsequence enrolment (LEAD_LABEL_UPDATED), in this transaction.
+      await afterLabelChanged({
+        tx,
+        changes: changed.map((c) => ({ leadId: c.id, from: c.old_label, to: c.new_label })),
+        now: occurredAt,
+        defaultLeadAllowance: ctx.settings.defaultLeadAllowance,
+      });
       return { status: 'success' as const, updated: changed.length };
     });
   },

@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { newId, type Database } from '@outreach/db';
-import { createTestCampaign, createTestOrganization, startSmtpServer, testDatabase, testServiceDeps, type SmtpTestServer, type TestStep } from '../testing/index';
+import { createSendingFixture, startSmtpServer, testDatabase, type SmtpTestServer, type TestStep } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
-import type { Clock } from '../shared/ports';
 import { createMailSender } from '../shared/mail-sender';
 import { localDay } from './schedule.rules';
 import { CLAIM_LEASE_MS, claimDueSends, runSchedulerTick } from './scheduler.service';
@@ -31,100 +30,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-class TestClock implements Clock {
-  constructor(public at: Date) {}
-  now() {
-    return new Date(this.at);
-  }
-  advance(ms: number) {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
-
-async function setup(options: { start: string }) {
-  const org = await createTestOrganization({ db });
-  const clock = new TestClock(new Date(options.start));
-  const deps = testServiceDeps({ db, clock });
-  const ws = org.workspaceId;
-  const mailbox = async (email: string, extra: { dailyLimit?: number; sendingGap?: number; password?: string } = {}) => {
-    const id = newId();
-    await db.prisma.emailAccount.create({
-      data: {
-        id,
-        organizationId: org.organizationId,
-        workspaceId: ws,
-        email,
-        emailNormalized: email,
-        firstName: email.split('@')[0]!.replace(/^./, (c) => c.toUpperCase()),
-        lastName: 'Sender',
-        smtpHost: '127.0.0.1',
-        smtpPort: smtp.port,
-        smtpUsername: email,
-        smtpPasswordEnc: deps.secrets.encrypt(extra.password ?? PASSWORDS[email] ?? 'nope'),
-        imapHost: '127.0.0.1',
-        imapPort: 1,
-        imapUsername: email,
-        imapPasswordEnc: deps.secrets.encrypt('unused'),
-        dailyLimit: extra.dailyLimit ?? 50,
-        sendingGap: extra.sendingGap ?? 0,
-      },
-    });
-    return id;
-  };
-  const campaign = async (options: {
-    steps: TestStep[];
-    mailboxes: string[];
-    settings?: Record<string, unknown>;
-    schedule?: { days?: Record<string, boolean>; from?: string; to?: string; timezone?: string };
-  }) => {
-    const created = await createTestCampaign({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws, steps: options.steps, status: 'ACTIVE' });
-    await db.prisma.campaign.update({
-      where: { id: created.id },
-      data: {
-        schedule: {
-          days: options.schedule?.days ?? WEEKDAYS,
-          timezone: options.schedule?.timezone ?? OSLO,
-          timing: { from: options.schedule?.from ?? '09:00', to: options.schedule?.to ?? '17:00' },
-        },
-        dailyLimit: 1000,
-        openTracking: true,
-        unsubscribeLink: true,
-        ...options.settings,
-      },
-    });
-    await db.prisma.campaignEmailAccount.createMany({ data: options.mailboxes.map((emailAccountId) => ({ campaignId: created.id, emailAccountId })) });
-    return created;
-  };
-  let order = 0;
-  const lead = async (campaignId: string, email: string, fields: { firstName?: string | null; companyName?: string | null; custom?: Record<string, string> } = {}) => {
-    const id = newId();
-    await db.prisma.lead.create({
-      data: {
-        id,
-        organizationId: org.organizationId,
-        workspaceId: ws,
-        campaignId,
-        email,
-        emailNormalized: email.toLowerCase(),
-        firstName: fields.firstName === undefined ? 'Ada' : fields.firstName,
-        companyName: fields.companyName === undefined ? 'Acme' : fields.companyName,
-        customVariables: fields.custom ?? {},
-        // Due in the order created, before the simulated start.
-        nextSendAt: new Date(Date.parse(options.start) - 86_400_000 + order++ * 1000),
-      },
-    });
-    return id;
-  };
-  const tick = (d: ServiceDeps = deps) => runSchedulerTick({ deps: d, workspaceIds: [ws] });
-  /** Ticks every `stepMs` until `until`. */
-  const runUntil = async (until: string, stepMs = 5 * MINUTE) => {
-    while (clock.at.getTime() < Date.parse(until)) {
-      await tick();
-      clock.advance(stepMs);
-    }
-  };
-  return { org, ws, clock, deps, mailbox, campaign, lead, tick, runUntil };
-}
+const setup = (options: { start: string }) => createSendingFixture({ db, smtp, passwords: PASSWORDS, start: options.start });
 
 async function messagesTo(addresses: string[]): Promise<(ParsedMail & { envelopeTo: string[]; raw: string })[]> {
   const wanted = new Set(addresses.map((a) => a.toLowerCase()));

@@ -14,10 +14,12 @@
  * Nothing here reads the wall clock: `now` comes from ports.clock, so tests can run a
  * campaign over simulated days.
  */
-import { newId } from '@outreach/db';
+import { newId, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import type { OutgoingMessage, SendOutcome } from '../shared/mail-sender';
 import { trackingLinks } from '../tracking/tracking-token';
+import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
+import { leadPayloadFields, leadsForEvents } from '../lead/label-change.service';
 import { compose, type ComposeResult } from './compose.rules';
 import { type CampaignSchedule, isWithinWindow, localDay, nextWindowStart, validateSchedule, zonedTimeToInstant } from './schedule.rules';
 import { MAX_SEND_ATTEMPTS, pickLeastAssignedVariation, pickMailbox, retryDelayMs, sendingGapWithJitter } from './pacing.rules';
@@ -638,7 +640,25 @@ export async function deliverClaim(options: { deps: ServiceDeps; claim: ClaimedS
     }
     case 'auth': {
       await deps.db.$transaction(async (tx) => {
-        await tx.emailAccount.update({ where: { id: claim.mailbox.id }, data: { status: 'DISCONNECTED', lastError: outcome.message.slice(0, 500) } });
+        const before = await tx.emailAccount.update({
+          where: { id: claim.mailbox.id },
+          data: { status: 'DISCONNECTED', disconnectReason: 'smtp_auth', lastError: outcome.message.slice(0, 500) },
+          select: { id: true },
+        });
+        await emitWebhookEvent({
+          tx,
+          workspaceId: claim.workspaceId,
+          event: 'SYSTEM_ALERT',
+          campaignId: null,
+          now,
+          fields: {
+            alert_type: 'MAILBOX_DISCONNECTED',
+            message: `mailbox ${claim.mailbox.email} was disconnected: its SMTP login was refused (${outcome.message})`,
+            date: now.toISOString(),
+            email_account_id: before.id,
+            email: claim.mailbox.email,
+          },
+        });
         await tx.$executeRawUnsafe(
           `UPDATE leads SET claimed_at = NULL, next_send_at = $3::timestamptz, updated_at = $3::timestamptz,
                   email_account_id = CASE WHEN current_step = 0 THEN NULL ELSE email_account_id END
@@ -687,7 +707,33 @@ async function recordSend(options: {
       bounce ? bounce.message.slice(0, 1000) : null,
     );
     const held = row?.lead_status !== null && row?.lead_status !== undefined;
-    if (!bounce) return { held, paused: null };
+    const leadFields = async () => {
+      const lead = (await leadsForEvents({ tx, leadIds: [claim.leadId] })).get(claim.leadId);
+      return lead ? leadPayloadFields(lead) : { lead_id: claim.leadId, email: claim.leadEmail, lead_email: claim.leadEmail, camp_id: claim.campaignId, campaign_name: claim.campaignName };
+    };
+    if (!bounce) {
+      if (row?.inserted) {
+        await emitWebhookEvent({
+          tx,
+          workspaceId: claim.workspaceId,
+          event: 'EMAIL_SENT',
+          campaignId: claim.campaignId,
+          now,
+          fields: async () => ({
+            ...(await leadFields()),
+            sender_email: claim.mailbox.email,
+            lead_email: claim.leadEmail,
+            subject: claim.message.subject,
+            body: claim.message.html ?? claim.message.text,
+            step: claim.step,
+            variation: claim.variationLabel,
+            message_id: claim.message.messageId,
+            sent_date: nowIso,
+          }),
+        });
+      }
+      return { held, paused: null };
+    }
     await tx.emailEvent.create({
       data: {
         id: newId(now.getTime()),
@@ -713,14 +759,41 @@ async function recordSend(options: {
         },
       });
     }
-    return { held, paused: await pauseOnBounceRate({ tx, campaignId: claim.campaignId, now }) };
+    const paused = await pauseOnBounceRate({ tx, campaignId: claim.campaignId, now });
+    await emitWebhookEvent({
+      tx,
+      workspaceId: claim.workspaceId,
+      event: 'BOUNCED_EMAIL',
+      campaignId: claim.campaignId,
+      now,
+      fields: async () => ({
+        ...(await leadFields()),
+        date: nowIso,
+        sender_email: claim.mailbox.email,
+        lead_email: claim.leadEmail,
+        msg: bounce.message,
+        bounce_type: bounce.kind,
+        is_camp_paused: paused !== null,
+      }),
+    });
+    if (paused) {
+      await emitWebhookEvent({
+        tx,
+        workspaceId: claim.workspaceId,
+        event: 'SYSTEM_ALERT',
+        campaignId: null,
+        now,
+        fields: { alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${claim.campaignName}" paused: ${paused}`, date: nowIso, camp_id: claim.campaignId, campaign_name: claim.campaignName },
+      });
+    }
+    return { held, paused };
   });
   if (result.paused) deps.log.warn({ campaignId: claim.campaignId, reason: result.paused }, 'campaign paused by bounce protection');
   return result.held;
 }
 
 /** Pauses the campaign when its bounce rate over the last 100 sends passes its limit; the reason, or null. */
-async function pauseOnBounceRate(options: { tx: Parameters<Parameters<ServiceDeps['db']['$transaction']>[0]>[0]; campaignId: string; now: Date }): Promise<string | null> {
+export async function pauseOnBounceRate(options: { tx: Tx; campaignId: string; now: Date }): Promise<string | null> {
   const { tx, campaignId, now } = options;
   const [campaign] = await tx.$queryRawUnsafe<{ status: string; pause_on_bounce_rate: boolean; bounce_rate_limit: number }[]>(
     `SELECT status::text AS status, pause_on_bounce_rate, bounce_rate_limit FROM campaigns WHERE id = $1 FOR UPDATE`,

@@ -5,3 +5,4 @@ export { expectDomainError } from './expect-error';
 export { startDnsServer, splitCharacterStrings, type DnsTestServer, type DnsTestRecords, type DnsQuery } from './dns-server';
 export { startSmtpServer, type SmtpTestServer, type SmtpTestMessage, type SmtpTestRejection } from './smtp-server';
 export { startImapServer, imapServerUnavailable, DOVECOT_BINARY, type ImapTestServer } from './imap-server';
+export { createSendingFixture, TestClock } from './sending-fixture';

@@ -22,7 +22,8 @@ export async function emitWebhookEvent(options: {
   workspaceId: string;
   event: string;
   campaignId: string | null;
-  fields: Record<string, unknown>;
+  /** The event's own fields, or a function computing them (called only when some webhook subscribes). */
+  fields: Record<string, unknown> | (() => Promise<Record<string, unknown>>);
   now: Date;
   replyKind?: ReplyKind;
 }): Promise<number> {
@@ -41,6 +42,7 @@ export async function emitWebhookEvent(options: {
     options.replyKind ?? null,
   );
   if (!hooks.length) return 0;
+  const fields = typeof options.fields === 'function' ? await options.fields() : options.fields;
   await tx.webhookDelivery.createMany({
     data: hooks.map((hook) => ({
       id: newId(now.getTime()),
@@ -49,7 +51,7 @@ export async function emitWebhookEvent(options: {
       event,
       payload: JSON.parse(
         JSON.stringify({
-          ...options.fields,
+          ...fields,
           webhook_id: hook.id,
           webhook_name: hook.name,
           webhook_event: event,
