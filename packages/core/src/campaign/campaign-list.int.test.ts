@@ -78,6 +78,8 @@ describe('list-all', () => {
       stop_on_lead_replied: true,
       is_pause_on_bouncerate: false,
       bounce_rate_limit: 5,
+      paused_reason: null,
+      paused_at: null,
       schedule: null,
       first_wait_time: 0,
       camp_st_date: null,

@@ -42,7 +42,7 @@ export const launchCampaign = defineOperation({
       const to = nextStatus({ from: campaign.status, action: 'launch' });
       if (!to) throw invalidTransition({ from: campaign.status, action: 'launch' });
       await checkLaunchable({ tx, workspaceId: input.workspace_id, campaignId: campaign.id });
-      await tx.campaign.update({ where: { id: campaign.id }, data: { status: to, pausedReason: null } });
+      await tx.campaign.update({ where: { id: campaign.id }, data: { status: to, pausedReason: null, pausedAt: to === 'PAUSED' ? ctx.ports.clock.now() : null } });
       return { status: 'success' as const, campaign_id: campaign.id, campaign_status: to };
     });
   },
@@ -64,7 +64,7 @@ export const pauseCampaign = defineOperation({
       const campaign = await lockCampaign({ tx, workspaceId: input.workspace_id, campaignId: input.campaign_id });
       const to = nextStatus({ from: campaign.status, action: 'pause' });
       if (!to) throw invalidTransition({ from: campaign.status, action: 'pause' });
-      await tx.campaign.update({ where: { id: campaign.id }, data: { status: to, pausedReason: null } });
+      await tx.campaign.update({ where: { id: campaign.id }, data: { status: to, pausedReason: null, pausedAt: to === 'PAUSED' ? ctx.ports.clock.now() : null } });
       return { status: 'success' as const, campaign_id: campaign.id, campaign_status: to };
     });
   },

@@ -154,6 +154,8 @@ function toObject(c: CampaignWithRelations, counters: CampaignCounters): Campaig
     stop_on_lead_replied: c.stopOnLeadReplied,
     is_pause_on_bouncerate: c.pauseOnBounceRate,
     bounce_rate_limit: c.bounceRateLimit,
+    paused_reason: c.pausedReason,
+    paused_at: c.pausedAt?.toISOString() ?? null,
     schedule: scheduleOf(c),
     first_wait_time: c.firstWaitTime,
     camp_st_date: isoDay(c.startDate),

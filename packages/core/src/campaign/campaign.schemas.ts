@@ -261,6 +261,8 @@ export const CampaignObjectOutput = z.object({
   stop_on_lead_replied: z.boolean(),
   is_pause_on_bouncerate: z.boolean(),
   bounce_rate_limit: z.number(),
+  paused_reason: z.string().nullable().describe('Why the engine paused the campaign (bounce protection); null when paused by hand or not paused'),
+  paused_at: z.string().nullable(),
   schedule: CampaignScheduleOutput.nullable(),
   first_wait_time: z.number().int(),
   camp_st_date: z.string().nullable(),
