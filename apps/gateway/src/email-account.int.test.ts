@@ -81,7 +81,7 @@ describe.skipIf(missing !== null)('email accounts over REST', () => {
     expect(page.body).toMatchObject({ status: 'error', message: 'page is not allowed', errors: [{ field: 'page', message: 'is not allowed' }] });
 
     const status = await server.rest('GET', '/account/status', { key: org.apiKey, query: { workspace_id: ws, email: 'REST@out.test' } });
-    expect(status.body).toEqual({ email: 'rest@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null });
+    expect(status.body).toEqual({ email: 'rest@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null });
     const unknown = await server.rest('GET', '/account/status', { key: org.apiKey, query: { workspace_id: ws, email: 'none@out.test' } });
     expect(unknown.status).toBe(404);
 
@@ -159,7 +159,7 @@ describe.skipIf(missing !== null)('email accounts over tRPC and GraphQL', () => 
 
     const trpc = createTRPCClient<typeof emailAccountOnly>({ links: [httpLink({ url: `${server.url}/trpc`, headers: { 'x-api-key': org.apiKey } })] });
     const viaTrpc = await trpc.emailAccount.status.query({ workspace_id: ws, email: 'gql@out.test' });
-    expect(viaTrpc).toEqual({ email: 'gql@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null });
+    expect(viaTrpc).toEqual({ email: 'gql@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null });
 
     const updated = await server.graphql(`mutation($ws: ID!, $ids: [ID!]!) { updateEmailAccounts(workspaceId: $ws, ids: $ids, dailyLimit: 5) { id dailyLimit } }`, { key: org.apiKey, variables: { ws, ids: [id] } });
     expect(updated.body.data.updateEmailAccounts).toEqual([{ id, dailyLimit: 5 }]);

@@ -5,7 +5,7 @@ import { createApp } from './app';
 import { listen } from './server';
 import { bootstrapIfEmpty, keyBanner } from './bootstrap';
 import { gatewayDeps, migrate, openDatabase, publicUrlOf } from './services';
-import { startSendingWorker } from '@outreach/core';
+import { startReplyWorker, startSendingWorker, startWebhookWorker } from '@outreach/core';
 
 const env = loadEnv();
 const log = createLogger({ level: env.LOG_LEVEL });
@@ -30,17 +30,22 @@ if (env.ROLE !== 'worker') {
   server = await listen({ app, port: env.PORT, host: env.HOST, log, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS });
   log.info({ url: server.url, docs: `${publicUrl}/docs`, graphql: `${publicUrl}/graphql`, trpc: `${publicUrl}/trpc`, role: env.ROLE }, 'listening');
 }
-const worker =
+// The worker role: sending, reading replies, delivering webhooks (each safe to run in several processes).
+const workers =
   env.ROLE === 'api'
-    ? null
-    : startSendingWorker({ deps: deps.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH });
+    ? []
+    : [
+        startSendingWorker({ deps: deps.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH }),
+        startReplyWorker({ deps: deps.service, pollMs: env.IMAP_POLL_MS }),
+        startWebhookWorker({ deps: deps.service }),
+      ];
 
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-  // The worker first: the tick in progress records its sends before the database closes.
-  await worker?.stop();
+  // The workers first: a tick, a mailbox read or a webhook round in progress records its outcome before the database closes.
+  await Promise.all(workers.map((w) => w.stop()));
   await server?.close();
   await deps.service.ports.smtp.close();
   await db.close();

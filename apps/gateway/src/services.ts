@@ -2,7 +2,8 @@ import { applyMigrations, createDatabase, type Database } from '@outreach/db';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createAuthenticator, createCaches, createDnsResolver, createMailSender, createMailVerifier, createSecretBox, systemClock, type ServiceDeps } from '@outreach/core';
+import { createAuthenticator, createCaches, createDnsResolver, createMailSender,
+  createMailboxReader, createMailVerifier, createSecretBox, systemClock, type ServiceDeps } from '@outreach/core';
 import type { Logger } from 'pino';
 import type { Env } from './env';
 import { createRateLimiter } from './rate-limit';
@@ -62,6 +63,7 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
       dns: createDnsResolver({ servers: options.env.DNS_SERVERS, timeoutMs: options.env.DNS_TIMEOUT_MS }),
       mail: createMailVerifier({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
       smtp: createMailSender({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
+      imap: createMailboxReader({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
     },
     log: options.log,
     settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE, publicUrl: publicUrlOf(options.env), allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS },

@@ -27,3 +27,7 @@ export * from './sending/index';
 export * from './analytics/analytics.schemas';
 export type { EmailStatsOutput } from './email-account/email-account.schemas';
 export * from './tracking/index';
+export { ingestMessage, type IngestResult } from './replies/ingest.service';
+export { startReplyWorker, syncMailbox, type ReplyWorker } from './replies/mailbox-sync.service';
+export { deliverDueWebhooks, startWebhookWorker, type WebhookWorker } from './webhook/webhook-delivery.service';
+export * from './webhook/webhook-signature.rules';

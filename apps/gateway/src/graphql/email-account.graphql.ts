@@ -25,6 +25,8 @@ export const EmailAccountType = builder.prismaObject('EmailAccount', {
     sendingGap: t.exposeInt('sendingGap'),
     signature: t.exposeString('signature'),
     lastError: t.exposeString('lastError', { nullable: true }),
+    disconnectReason: t.exposeString('disconnectReason', { nullable: true, description: 'smtp_auth or imap_auth: which login the engine saw refused' }),
+    lastSyncedAt: t.expose('imapSyncedAt', { type: 'DateTime', nullable: true, description: 'When the reply reader last read its INBOX' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     tagIds: t.idList({ select: { tags: { select: { tagId: true } } }, resolve: (a) => a.tags.map((x) => x.tagId).sort() }),

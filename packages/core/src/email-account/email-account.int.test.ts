@@ -194,6 +194,8 @@ describe.skipIf(missing !== null)('email accounts', () => {
       status: 'ACTIVE',
       warmup_status: 'INACTIVE',
       last_error: null,
+      disconnect_reason: null,
+      last_synced_at: null,
     });
     expect(await executeOperation({ op: ops.enableWarmup, ctx, input: { workspace_id: ws, email: 'box@out.test' } })).toEqual({ status: 'success', warmup_status: 'ACTIVE' });
     expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id } })).warmupStatus).toBe('ACTIVE');
@@ -259,10 +261,13 @@ describe.skipIf(missing !== null)('email accounts', () => {
     } finally {
       smtp.users.set('third@out.test', USERS['third@out.test']);
     }
+    // As the reply reader leaves a mailbox whose IMAP login was refused: disconnected, backing off.
+    await db.prisma.emailAccount.update({ where: { id }, data: { disconnectReason: 'imap_auth', imapFailures: 3, imapRetryAt: new Date(Date.now() + 3_600_000) } });
+    expect((await executeOperation({ op: ops.status, ctx, input: { workspace_id: ws, email: 'third@out.test' } })).disconnect_reason).toBe('imap_auth');
     const up = await executeOperation({ op: ops.bulkReconnect, ctx, input: { workspace_id: ws, ids: [id] } });
     expect(up).toEqual({ status: 'success', results: [{ _id: id, email: 'third@out.test', status: 'ACTIVE' }] });
     const row = await db.prisma.emailAccount.findUniqueOrThrow({ where: { id } });
-    expect([row.status, row.lastError]).toEqual(['ACTIVE', null]);
+    expect([row.status, row.lastError, row.disconnectReason, row.imapFailures, row.imapRetryAt]).toEqual(['ACTIVE', null, null, 0, null]);
   }, 60_000);
 
   it('reconnect reports a refused IMAP login after the Dovecot password changes', async () => {

@@ -35,7 +35,7 @@ const VERIFY_CONCURRENCY = 5;
 async function findByEmail(ctx: Ctx, workspaceId: string, email: string) {
   const row = await ctx.db.emailAccount.findUnique({
     where: { workspaceId_emailNormalized: { workspaceId, emailNormalized: normalizeEmail(email) } },
-    select: { id: true, email: true, status: true, warmupStatus: true, lastError: true },
+    select: { id: true, email: true, status: true, warmupStatus: true, lastError: true, disconnectReason: true, imapSyncedAt: true },
   });
   if (!row) throw notFound('email_account.not_found', `email account ${email} not found in this workspace`);
   return row;
@@ -194,14 +194,21 @@ export const accountStatus = defineOperation({
   name: 'emailAccount.status',
   kind: 'query',
   summary: 'Status of an email account',
-  description: 'Connection status, warmup status and the last connection error of one mailbox, found by address (case-insensitively); 404 when the workspace has no such address.',
+  description: 'Connection status, warmup status and the last connection error of one mailbox, found by address (case-insensitively); 404 when the workspace has no such address. `disconnect_reason` says what disconnected it (`smtp_auth`: the sending engine\'s login was refused; `imap_auth`: the reply reader\'s; reading retries on its own after 1, 2, 4 … 60 minutes, and `POST /account/bulk-reconnect` retries at once); `last_synced_at` is when its inbox was last read.',
   input: AccountByEmailInput,
   output: AccountStatusOutput,
   workspace: 'required',
   permission: 'EMAILACCOUNT_LIST',
   async run(ctx, input) {
     const row = await findByEmail(ctx, input.workspace_id, input.email);
-    return { email: row.email, status: row.status, warmup_status: row.warmupStatus, last_error: row.lastError };
+    return {
+      email: row.email,
+      status: row.status,
+      warmup_status: row.warmupStatus,
+      last_error: row.lastError,
+      disconnect_reason: row.disconnectReason,
+      last_synced_at: row.imapSyncedAt?.toISOString() ?? null,
+    };
   },
 });
 
@@ -349,7 +356,11 @@ export const bulkReconnect = defineOperation({
           error = 'stored password cannot be decrypted; update the account';
         }
         const status = error ? ('DISCONNECTED' as const) : ('ACTIVE' as const);
-        await ctx.db.emailAccount.update({ where: { id: r.id }, data: { status, lastError: error } });
+        // A reconnect clears the engine's disconnection and the reader's backoff, so both resume at once.
+        await ctx.db.emailAccount.update({
+          where: { id: r.id },
+          data: error ? { status, lastError: error } : { status, lastError: null, disconnectReason: null, imapFailures: 0, imapRetryAt: null },
+        });
         return { _id: r.id, email: r.email, status, ...(error ? { error } : {}) };
       },
     });

@@ -97,6 +97,8 @@ export const AccountStatusOutput = z.object({
   status: z.string(),
   warmup_status: z.string(),
   last_error: z.string().nullable(),
+  disconnect_reason: z.string().nullable().describe('Why the engine disconnected the mailbox; null when connected or disconnected by a login check'),
+  last_synced_at: z.string().nullable().describe('When the reply reader last read its INBOX (ISO 8601); null before the first read'),
 });
 export type AccountStatusOutput = z.infer<typeof AccountStatusOutput>;
 

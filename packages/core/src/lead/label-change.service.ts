@@ -3,6 +3,7 @@
 // LEAD_LABEL_UPDATED trigger lists the new label. Used by the API (lead.updateData) and
 // by reply classification (OUT_OF_OFFICE, AUTOMATIC_REPLY).
 import type { Tx } from '@outreach/db';
+import { labelEventFields, leadFields, type Sentiment } from '../webhook/webhook-payload.rules';
 import { LABEL_EVENT_PREFIX } from '../webhook/webhook.rules';
 import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
 import { enrolOnTrigger } from './subsequence-enrolment.service';
@@ -44,25 +45,7 @@ export async function leadsForEvents(options: { tx: Tx; leadIds: string[] }): Pr
 
 /** The lead's fields at the top level of a payload, as the vendor sends them (custom variables never override them). */
 export function leadPayloadFields(lead: LeadForEvent): Record<string, unknown> {
-  const custom: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(lead.custom_variables ?? {})) custom[k] = v;
-  return {
-    ...custom,
-    lead_id: lead.id,
-    email: lead.email,
-    lead_email: lead.email,
-    first_name: lead.first_name ?? '',
-    last_name: lead.last_name ?? '',
-    company_name: lead.company_name ?? '',
-    company_website: lead.company_website ?? '',
-    job_title: lead.job_title ?? '',
-    city: lead.city ?? '',
-    country: lead.country ?? '',
-    phone_number: lead.phone_number ?? '',
-    camp_id: lead.campaign_id,
-    campaign_id: lead.campaign_id,
-    campaign_name: lead.campaign_name,
-  };
+  return leadFields(lead, { id: lead.campaign_id, name: lead.campaign_name });
 }
 
 export interface LabelChange {
@@ -100,17 +83,15 @@ export async function afterLabelChanged(options: { tx: Tx; changes: LabelChange[
       campaignId: lead.campaign_id,
       now,
       fields: {
-        ...leadPayloadFields(lead),
-        label: change.to,
-        previous_label: change.from,
-        sentiment: lead.sentiment,
-        last_lead_reply: reply ? reply.html_body || reply.text_body : '',
-        last_lead_reply_subject: reply?.subject ?? '',
-        latest_subject: reply?.subject ?? '',
-        latest_message: reply?.text_body ?? '',
-        actual_replied_from: lead.mailbox_email ?? '',
-        last_email_id: reply?.id ?? '',
-        last_thread_id: reply?.thread_id ?? '',
+        ...labelEventFields({
+          lead,
+          campaign: { id: lead.campaign_id, name: lead.campaign_name },
+          label: change.to!,
+          sentiment: lead.sentiment as Sentiment | null,
+          lastReply: reply ?? null,
+          mailboxEmail: lead.mailbox_email,
+        }),
+        previous_label: change.from ?? '',
         date: now.toISOString(),
       },
     });

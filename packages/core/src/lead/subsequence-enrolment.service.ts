@@ -1,6 +1,7 @@
 // Moving parent-campaign leads into a subsequence: by the API (lead.addToSubsequence) and
 // by the subsequence's trigger events (a label change, a reply), always inside the
 // transaction of the change that caused it.
+import { matchesReplyContent } from '../replies/incoming.rules';
 import { newId, type Tx } from '@outreach/db';
 import { LEAD_COLUMNS } from './lead-add.rules';
 
@@ -115,13 +116,8 @@ export function triggerFires(options: { trigger: Pick<TriggerRow, 'event' | 'lab
       return event.kind === 'reply';
     case 'LEAD_REPLY_ALL_EXCEPT_OOO_AUTOMATIC_REPLY':
       return event.kind === 'reply' && event.replyKind === 'reply';
-    case 'LEAD_REPLY_CONTENT': {
-      if (event.kind !== 'reply') return false;
-      const text = event.text.toLowerCase();
-      const phrases = (list: string[]) => list.map((p) => p.trim().toLowerCase()).filter(Boolean);
-      const include = phrases(trigger.include_text);
-      return include.some((p) => text.includes(p)) && !phrases(trigger.exclude_text).some((p) => text.includes(p));
-    }
+    case 'LEAD_REPLY_CONTENT':
+      return event.kind === 'reply' && matchesReplyContent({ text: event.text, include: trigger.include_text, exclude: trigger.exclude_text });
   }
 }
 

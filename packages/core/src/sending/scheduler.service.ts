@@ -19,7 +19,8 @@ import type { ServiceDeps } from '../shared/context';
 import type { OutgoingMessage, SendOutcome } from '../shared/mail-sender';
 import { trackingLinks } from '../tracking/tracking-token';
 import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
-import { leadPayloadFields, leadsForEvents } from '../lead/label-change.service';
+import { leadsForEvents } from '../lead/label-change.service';
+import { bouncedEmailFields, emailSentFields, systemAlertFields, type PayloadLead } from '../webhook/webhook-payload.rules';
 import { compose, type ComposeResult } from './compose.rules';
 import { type CampaignSchedule, isWithinWindow, localDay, nextWindowStart, validateSchedule, zonedTimeToInstant } from './schedule.rules';
 import { MAX_SEND_ATTEMPTS, pickLeastAssignedVariation, pickMailbox, retryDelayMs, sendingGapWithJitter } from './pacing.rules';
@@ -651,13 +652,13 @@ export async function deliverClaim(options: { deps: ServiceDeps; claim: ClaimedS
           event: 'SYSTEM_ALERT',
           campaignId: null,
           now,
-          fields: {
+          fields: systemAlertFields({
             alert_type: 'MAILBOX_DISCONNECTED',
             message: `mailbox ${claim.mailbox.email} was disconnected: its SMTP login was refused (${outcome.message})`,
-            date: now.toISOString(),
+            at: now,
             email_account_id: before.id,
             email: claim.mailbox.email,
-          },
+          }),
         });
         await tx.$executeRawUnsafe(
           `UPDATE leads SET claimed_at = NULL, next_send_at = $3::timestamptz, updated_at = $3::timestamptz,
@@ -707,10 +708,9 @@ async function recordSend(options: {
       bounce ? bounce.message.slice(0, 1000) : null,
     );
     const held = row?.lead_status !== null && row?.lead_status !== undefined;
-    const leadFields = async () => {
-      const lead = (await leadsForEvents({ tx, leadIds: [claim.leadId] })).get(claim.leadId);
-      return lead ? leadPayloadFields(lead) : { lead_id: claim.leadId, email: claim.leadEmail, lead_email: claim.leadEmail, camp_id: claim.campaignId, campaign_name: claim.campaignName };
-    };
+    const payloadLead = async (): Promise<PayloadLead> =>
+      (await leadsForEvents({ tx, leadIds: [claim.leadId] })).get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail };
+    const campaign = { id: claim.campaignId, name: claim.campaignName };
     if (!bounce) {
       if (row?.inserted) {
         await emitWebhookEvent({
@@ -719,17 +719,20 @@ async function recordSend(options: {
           event: 'EMAIL_SENT',
           campaignId: claim.campaignId,
           now,
-          fields: async () => ({
-            ...(await leadFields()),
-            sender_email: claim.mailbox.email,
-            lead_email: claim.leadEmail,
-            subject: claim.message.subject,
-            body: claim.message.html ?? claim.message.text,
-            step: claim.step,
-            variation: claim.variationLabel,
-            message_id: claim.message.messageId,
-            sent_date: nowIso,
-          }),
+          fields: async () =>
+            emailSentFields({
+              lead: await payloadLead(),
+              campaign,
+              send: {
+                sender_email: claim.mailbox.email,
+                subject: claim.message.subject,
+                body: claim.message.html ?? claim.message.text,
+                step: claim.step,
+                variation: claim.variationLabel,
+                message_id: claim.message.messageId,
+                sent_at: now,
+              },
+            }),
         });
       }
       return { held, paused: null };
@@ -766,15 +769,12 @@ async function recordSend(options: {
       event: 'BOUNCED_EMAIL',
       campaignId: claim.campaignId,
       now,
-      fields: async () => ({
-        ...(await leadFields()),
-        date: nowIso,
-        sender_email: claim.mailbox.email,
-        lead_email: claim.leadEmail,
-        msg: bounce.message,
-        bounce_type: bounce.kind,
-        is_camp_paused: paused !== null,
-      }),
+      fields: async () =>
+        bouncedEmailFields({
+          lead: await payloadLead(),
+          campaign,
+          bounce: { at: now, sender_email: claim.mailbox.email, message: bounce.message, bounce_type: bounce.kind, campaign_paused: paused !== null },
+        }),
     });
     if (paused) {
       await emitWebhookEvent({
@@ -783,7 +783,7 @@ async function recordSend(options: {
         event: 'SYSTEM_ALERT',
         campaignId: null,
         now,
-        fields: { alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${claim.campaignName}" paused: ${paused}`, date: nowIso, camp_id: claim.campaignId, campaign_name: claim.campaignName },
+        fields: systemAlertFields({ alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${claim.campaignName}" paused: ${paused}`, at: now, camp_id: claim.campaignId, campaign_name: claim.campaignName }),
       });
     }
     return { held, paused };

@@ -10,3 +10,4 @@ export * from './pagination';
 export * from './secret-box';
 export * from './mail-verifier';
 export * from './mail-sender';
+export * from './mailbox-reader';

@@ -1,6 +1,7 @@
 import type { DnsResolver } from './dns';
 import type { MailVerifier } from './mail-verifier';
 import type { MailSender } from './mail-sender';
+import type { MailboxReader } from './mailbox-reader';
 
 // The external systems the domain talks to. Each sits behind a small interface so
 // that tests can run real local servers (or an injected clock) in their place.
@@ -17,4 +18,6 @@ export interface Ports {
   mail: MailVerifier;
   /** Sends e-mail through mailboxes' SMTP servers. */
   smtp: MailSender;
+  /** Reads mailboxes' INBOX over IMAP. */
+  imap: MailboxReader;
 }

@@ -7,16 +7,18 @@ import { createDnsResolver, type DnsResolver } from '../shared/dns';
 import { createSecretBox } from '../shared/secret-box';
 import { createMailVerifier, type MailVerifier } from '../shared/mail-verifier';
 import { createMailSender, type MailSender } from '../shared/mail-sender';
+import { createMailboxReader, type MailboxReader } from '../shared/mailbox-reader';
 import { createOrganization } from '../auth/organization.service';
 
 export const silentLogger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
 
-export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: DnsResolver; mail?: MailVerifier; defaultLeadAllowance?: number; publicUrl?: string; smtp?: MailSender; allowPrivateTargets?: boolean }): ServiceDeps {
+export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: DnsResolver; mail?: MailVerifier; defaultLeadAllowance?: number; publicUrl?: string; smtp?: MailSender; imap?: MailboxReader; allowPrivateTargets?: boolean }): ServiceDeps {
   return {
     db: options.db.prisma,
     ports: { clock: options.clock ?? systemClock, dns: options.dns ?? createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
       mail: options.mail ?? createMailVerifier({ timeoutMs: 5_000, rejectUnauthorized: false }),
       smtp: options.smtp ?? createMailSender({ timeoutMs: 5_000, rejectUnauthorized: false }),
+      imap: options.imap ?? createMailboxReader({ timeoutMs: 5_000, rejectUnauthorized: false }),
     },
     log: silentLogger,
     settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000, publicUrl: options.publicUrl ?? 'https://outreach.test', allowPrivateTargets: options.allowPrivateTargets ?? true },

@@ -1,0 +1,233 @@
+/**
+ * Reading every connected mailbox's INBOX, incrementally by UID with UIDVALIDITY checked,
+ * and handing each message to ingestMessage. The worker keeps one loop per mailbox: read
+ * what is new, then wait for news (IMAP IDLE when the server offers it, else the poll
+ * interval), and again. A refused login marks the mailbox DISCONNECTED and is retried
+ * with backoff; a successful login reconnects a mailbox that reading had disconnected.
+ */
+import type { ServiceDeps } from '../shared/context';
+import { MailLoginError } from '../shared/mail-verifier';
+import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
+import { systemAlertFields } from '../webhook/webhook-payload.rules';
+import { ingestMessage, type IngestResult } from './ingest.service';
+
+/** Messages read per round (a mailbox with more catches up over the next rounds, without waiting). */
+const BATCH = 100;
+/** Waits after consecutive failures: 1, 2, 4 … minutes, at most an hour. */
+export function imapRetryDelayMs(failures: number): number {
+  return Math.min(60, 2 ** Math.max(0, failures - 1)) * 60_000;
+}
+
+export interface SyncResult {
+  status: 'ok' | 'auth_failed' | 'unreachable' | 'skipped';
+  read: number;
+  stored: number;
+  /** More messages are waiting on the server. */
+  more: boolean;
+  error?: string;
+}
+
+interface MailboxRow {
+  id: string;
+  workspace_id: string;
+  organization_id: string;
+  email: string;
+  status: string;
+  disconnect_reason: string | null;
+  imap_host: string;
+  imap_port: number;
+  imap_username: string;
+  imap_password_enc: string;
+  imap_uidvalidity: bigint | null;
+  imap_last_uid: bigint;
+  imap_failures: number;
+}
+
+/** Reads one mailbox's new messages and ingests them; records progress after each message. */
+export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: string }): Promise<SyncResult> {
+  const { deps } = options;
+  const [mailbox] = await deps.db.$queryRawUnsafe<MailboxRow[]>(
+    `SELECT id, workspace_id, organization_id, email, status::text AS status, disconnect_reason, imap_host, imap_port, imap_username,
+            imap_password_enc, imap_uidvalidity, imap_last_uid, imap_failures
+       FROM email_accounts WHERE id = $1`,
+    options.mailboxId,
+  );
+  if (!mailbox) return { status: 'skipped', read: 0, stored: 0, more: false };
+  const log = deps.log.child({ mailbox: mailbox.email, mailboxId: mailbox.id });
+  let password: string;
+  try {
+    password = deps.secrets.decrypt(mailbox.imap_password_enc);
+  } catch (error) {
+    return failed({ deps, mailbox, reason: 'auth', message: `cannot read the IMAP password: ${(error as Error).message}` });
+  }
+  let batch;
+  try {
+    batch = await deps.ports.imap.fetchNew({
+      imap: { host: mailbox.imap_host, port: mailbox.imap_port, username: mailbox.imap_username, password },
+      uidValidity: mailbox.imap_uidvalidity === null ? null : BigInt(mailbox.imap_uidvalidity),
+      lastUid: BigInt(mailbox.imap_last_uid),
+      max: BATCH,
+    });
+  } catch (error) {
+    const reason = error instanceof MailLoginError ? error.reason : 'connect';
+    return failed({ deps, mailbox, reason, message: (error as Error).message });
+  }
+  const now = deps.ports.clock.now();
+  if (batch.reset) log.warn({ was: String(mailbox.imap_uidvalidity), now: String(batch.uidValidity) }, 'UIDVALIDITY changed: reading INBOX again from the start');
+  // A successful login: reconnect a mailbox that reading had disconnected, clear the backoff.
+  await deps.db.emailAccount.update({
+    where: { id: mailbox.id },
+    data: {
+      imapUidValidity: batch.uidValidity,
+      ...(batch.reset ? { imapLastUid: 0n } : {}),
+      imapFailures: 0,
+      imapRetryAt: null,
+      imapSyncedAt: now,
+      ...(mailbox.status === 'DISCONNECTED' && mailbox.disconnect_reason === 'imap_auth' ? { status: 'ACTIVE', disconnectReason: null, lastError: null } : {}),
+    },
+  });
+  let stored = 0;
+  for (const m of batch.messages) {
+    let result: IngestResult;
+    try {
+      result = await ingestMessage({
+        deps,
+        mailbox: { id: mailbox.id, workspaceId: mailbox.workspace_id, organizationId: mailbox.organization_id, email: mailbox.email },
+        raw: m.raw,
+        uid: m.uid,
+        receivedAt: m.internalDate,
+      });
+    } catch (error) {
+      // Stop here: the UID is not recorded, so the message is read again next round.
+      log.error({ err: error, uid: String(m.uid) }, 'ingesting a message failed; it will be read again');
+      return { status: 'ok', read: stored, stored, more: true, error: (error as Error).message };
+    }
+    if (result.status === 'stored') stored += 1;
+    await deps.db.emailAccount.update({ where: { id: mailbox.id }, data: { imapLastUid: m.uid } });
+  }
+  if (batch.messages.length) log.info({ read: batch.messages.length, stored }, 'mailbox read');
+  return { status: 'ok', read: batch.messages.length, stored, more: batch.messages.length >= BATCH };
+}
+
+async function failed(options: { deps: ServiceDeps; mailbox: MailboxRow; reason: 'auth' | 'connect'; message: string }): Promise<SyncResult> {
+  const { deps, mailbox, reason, message } = options;
+  const now = deps.ports.clock.now();
+  const failures = mailbox.imap_failures + 1;
+  const retryAt = new Date(now.getTime() + imapRetryDelayMs(failures));
+  const disconnect = reason === 'auth' && mailbox.status === 'ACTIVE';
+  await deps.db.$transaction(async (tx) => {
+    await tx.emailAccount.update({
+      where: { id: mailbox.id },
+      data: {
+        imapFailures: failures,
+        imapRetryAt: retryAt,
+        lastError: `IMAP: ${message}`.slice(0, 500),
+        ...(disconnect ? { status: 'DISCONNECTED', disconnectReason: 'imap_auth' } : {}),
+      },
+    });
+    if (disconnect) {
+      await emitWebhookEvent({
+        tx,
+        workspaceId: mailbox.workspace_id,
+        event: 'SYSTEM_ALERT',
+        campaignId: null,
+        now,
+        fields: systemAlertFields({ alert_type: 'MAILBOX_DISCONNECTED', message: `mailbox ${mailbox.email} was disconnected: its IMAP login was refused (${message})`, at: now, email_account_id: mailbox.id, email: mailbox.email }),
+      });
+    }
+  });
+  deps.log.warn({ mailbox: mailbox.email, reason, failures, retryAt, err: message }, disconnect ? 'IMAP login refused: mailbox marked DISCONNECTED' : 'reading the mailbox failed; will retry');
+  return { status: reason === 'auth' ? 'auth_failed' : 'unreachable', read: 0, stored: 0, more: false, error: message };
+}
+
+/** Mailboxes the reader should be reading now: connected ones, and those reading disconnected whose retry time has come. */
+export async function mailboxesToRead(options: { deps: ServiceDeps; workspaceIds?: string[] }): Promise<string[]> {
+  const now = options.deps.ports.clock.now();
+  const rows = await options.deps.db.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id FROM email_accounts
+      WHERE (status = 'ACTIVE' OR (status = 'DISCONNECTED' AND disconnect_reason = 'imap_auth'))
+        AND (imap_retry_at IS NULL OR imap_retry_at <= $1::timestamptz)
+        AND ($2::text[] IS NULL OR workspace_id = ANY($2::text[]))
+      ORDER BY id`,
+    now.toISOString(),
+    options.workspaceIds ?? null,
+  );
+  return rows.map((r) => r.id);
+}
+
+export interface ReplyWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * The reading side of the worker role: one loop per mailbox (sync, then IDLE or wait
+ * `pollMs`), the set of mailboxes refreshed every `refreshMs`. Stopping aborts the waits
+ * and lets a sync in progress finish.
+ */
+export function startReplyWorker(options: { deps: ServiceDeps; pollMs?: number; refreshMs?: number; /** Only these workspaces' mailboxes (tests; a worker reads all). */ workspaceIds?: string[] }): ReplyWorker {
+  const { deps } = options;
+  const pollMs = options.pollMs ?? 60_000;
+  const refreshMs = options.refreshMs ?? 60_000;
+  const log = deps.log.child({ component: 'reply-worker' });
+  const stopper = new AbortController();
+  const loops = new Map<string, Promise<void>>();
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      stopper.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+
+  const mailboxLoop = async (mailboxId: string) => {
+    while (!stopper.signal.aborted) {
+      const result = await syncMailbox({ deps, mailboxId }).catch((error: unknown) => {
+        log.error({ err: error, mailboxId }, 'mailbox sync failed');
+        return { status: 'unreachable', read: 0, stored: 0, more: false } as SyncResult;
+      });
+      if (stopper.signal.aborted) break;
+      if (result.status === 'skipped' || result.status === 'auth_failed' || result.status === 'unreachable') break; // retried by the refresh once due
+      if (result.more) continue;
+      const [row] = await deps.db.$queryRawUnsafe<{ imap_host: string; imap_port: number; imap_username: string; imap_password_enc: string; status: string }[]>(
+        'SELECT imap_host, imap_port, imap_username, imap_password_enc, status::text AS status FROM email_accounts WHERE id = $1',
+        mailboxId,
+      );
+      if (!row || row.status === 'PAUSED') break;
+      try {
+        await deps.ports.imap.waitForNews({
+          imap: { host: row.imap_host, port: row.imap_port, username: row.imap_username, password: deps.secrets.decrypt(row.imap_password_enc) },
+          timeoutMs: pollMs,
+          signal: stopper.signal,
+        });
+      } catch {
+        await sleep(pollMs);
+      }
+    }
+  };
+
+  const refresh = async () => {
+    while (!stopper.signal.aborted) {
+      try {
+        for (const id of await mailboxesToRead({ deps, workspaceIds: options.workspaceIds })) {
+          if (loops.has(id)) continue;
+          loops.set(
+            id,
+            mailboxLoop(id).finally(() => loops.delete(id)),
+          );
+        }
+      } catch (error) {
+        log.error({ err: error }, 'listing mailboxes to read failed');
+      }
+      await sleep(refreshMs);
+    }
+  };
+  log.info({ pollMs }, 'reply worker started');
+  const running = refresh();
+  return {
+    async stop() {
+      stopper.abort();
+      await running;
+      await Promise.allSettled([...loops.values()]);
+      log.info('reply worker stopped');
+    },
+  };
+}

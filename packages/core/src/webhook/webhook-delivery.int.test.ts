@@ -1,0 +1,371 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId, type Database } from '@outreach/db';
+import { createTestOrganization, testDatabase, testServiceDeps } from '../testing/index';
+import type { Clock } from '../shared/ports';
+import type { ReplyKind } from './webhook-outbox.service';
+import { emitWebhookEvent } from './webhook-outbox.service';
+import { emailSentFields } from './webhook-payload.rules';
+import { verifyWebhookSignature } from './webhook-signature.rules';
+import {
+  deliverDueWebhooks,
+  startWebhookWorker,
+  WEBHOOK_RETRY_CAP_MS,
+  WEBHOOK_RETRY_WINDOW_MS,
+  webhookRetryDelayMs,
+} from './webhook-delivery.service';
+
+class ManualClock implements Clock {
+  constructor(public at: Date) {}
+  now() {
+    return new Date(this.at);
+  }
+  advance(ms: number) {
+    this.at = new Date(this.at.getTime() + ms);
+  }
+}
+
+type Answer = { status: number; body?: string; delayMs?: number } | 'hang';
+interface Received {
+  path: string;
+  method: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1: records every request, answers per path (by request number) as told. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const behaviour = new Map<string, (n: number) => Answer>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '';
+      const n = received.filter((r) => r.path === path).length;
+      received.push({ path, method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const answer = behaviour.get(path)?.(n) ?? { status: 200, body: 'ok' };
+      if (answer === 'hang') return;
+      setTimeout(() => res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? ''), answer.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    answer(path: string, fn: (n: number) => Answer) {
+      behaviour.set(path, fn);
+    },
+    at: (path: string) => received.filter((r) => r.path === path),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let db: Database;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  db = await testDatabase();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+});
+
+const START = new Date('2025-06-02T09:00:00.000Z');
+
+async function setup(options: { allowPrivateTargets?: boolean } = {}) {
+  const org = await createTestOrganization({ db });
+  const clock = new ManualClock(START);
+  const deps = testServiceDeps({ db, clock, allowPrivateTargets: options.allowPrivateTargets ?? true });
+  const ws = org.workspaceId;
+  const tag = `/${randomUUID().slice(0, 8)}`;
+  const hook = async (opts: { path?: string; url?: string; events: string[]; campIds?: string[]; secret?: string; name?: string; ignoreOoo?: boolean; ignoreAutomatic?: boolean }) => {
+    const path = `${tag}${opts.path ?? '/hook'}`;
+    return db.prisma.webhook.create({
+      data: {
+        id: newId(),
+        organizationId: org.organizationId,
+        workspaceId: ws,
+        url: opts.url ?? receiver.url(path),
+        name: opts.name ?? '',
+        secretEnc: opts.secret ? deps.secrets.encrypt(opts.secret) : null,
+        campIds: opts.campIds ?? ['ALL'],
+        eventTypes: opts.events,
+        ignoreOoo: opts.ignoreOoo ?? false,
+        ignoreAutomatic: opts.ignoreAutomatic ?? false,
+      },
+    });
+  };
+  const emit = (event: string, opts: { campaignId?: string | null; fields?: Record<string, unknown>; replyKind?: ReplyKind } = {}) =>
+    db.prisma.$transaction((tx) =>
+      emitWebhookEvent({ tx, workspaceId: ws, event, campaignId: opts.campaignId ?? null, fields: opts.fields ?? { n: 1 }, now: clock.now(), replyKind: opts.replyKind }),
+    );
+  const round = (extra: { max?: number; timeoutMs?: number } = {}) => deliverDueWebhooks({ deps, workspaceIds: [ws], ...extra });
+  const deliveries = (webhookId: string) => db.prisma.webhookDelivery.findMany({ where: { webhookId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const webhook = (id: string) => db.prisma.webhook.findUniqueOrThrow({ where: { id } });
+  const path = (p: string) => `${tag}${p}`;
+  const workspace = await db.prisma.workspace.findUniqueOrThrow({ where: { id: ws } });
+  return { org, ws, workspaceName: workspace.name, clock, deps, hook, emit, round, deliveries, webhook, path };
+}
+
+describe('webhook retry delay', () => {
+  it('is full jitter over an exponential ceiling capped at an hour, at least a second, deterministic', () => {
+    for (let attempt = 1; attempt <= 12; attempt++) {
+      const ceiling = Math.min(WEBHOOK_RETRY_CAP_MS, 30_000 * 2 ** (attempt - 1));
+      const delays = Array.from({ length: 200 }, (_, i) => webhookRetryDelayMs({ deliveryId: `d${i}`, attempt }));
+      for (const d of delays) {
+        expect(d).toBeGreaterThanOrEqual(1_000);
+        expect(d).toBeLessThanOrEqual(ceiling);
+      }
+      // Spread over the whole range, not bunched.
+      expect(Math.max(...delays)).toBeGreaterThan(ceiling * 0.9);
+      expect(Math.min(...delays)).toBeLessThan(Math.max(1_000, ceiling * 0.1));
+    }
+    expect(webhookRetryDelayMs({ deliveryId: 'x', attempt: 3 })).toBe(webhookRetryDelayMs({ deliveryId: 'x', attempt: 3 }));
+  });
+});
+
+describe('webhook delivery', () => {
+  it('POSTs the flat JSON payload, signed, with the event headers, and records the delivery', async () => {
+    const t = await setup();
+    const signed = await t.hook({ path: '/signed', events: ['EMAIL_SENT'], secret: 'whsec_abc', name: 'CRM' });
+    const unsigned = await t.hook({ path: '/unsigned', events: ['EMAIL_SENT'] });
+    const fields = emailSentFields({
+      lead: { id: 'lead1', email: 'ann@acme.example', first_name: 'Ann', custom_variables: { plan: 'pro' } },
+      campaign: { id: 'camp1', name: 'Q3' },
+      send: { sender_email: 'me@sender.example', subject: 'Hello Ann', body: '<p>Hi</p>', step: 1, variation: 'A', message_id: '<m1@sender.example>', sent_at: START },
+    });
+    expect(await t.emit('EMAIL_SENT', { campaignId: 'camp1', fields })).toBe(2);
+
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 2, failed: 0, retried: 0, disabled: 0 });
+    const [request] = receiver.at(t.path('/signed'));
+    expect(receiver.at(t.path('/signed'))).toHaveLength(1);
+    const [delivery] = await t.deliveries(signed.id);
+    expect(request!.method).toBe('POST');
+    expect(request!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'Outreach-Webhooks/1',
+      'x-outreach-event-id': delivery!.id,
+      'x-outreach-event': 'EMAIL_SENT',
+      'x-outreach-timestamp': String(START.getTime() / 1000),
+    });
+    expect(JSON.parse(request!.body)).toEqual({
+      ...fields,
+      webhook_id: signed.id,
+      webhook_name: 'CRM',
+      webhook_event: 'EMAIL_SENT',
+      workspace_id: t.ws,
+      workspace_name: t.workspaceName,
+    });
+    expect(JSON.parse(request!.body)).toMatchObject({ plan: 'pro', lead_email: 'ann@acme.example', camp_id: 'camp1', campaign_name: 'Q3' });
+    const header = request!.headers['x-outreach-signature'] as string;
+    expect(header).toMatch(new RegExp(`^t=${START.getTime() / 1000},v1=[0-9a-f]{64}$`));
+    expect(verifyWebhookSignature({ secret: 'whsec_abc', header, body: request!.body, now: START })).toBe(true);
+    expect(verifyWebhookSignature({ secret: 'other', header, body: request!.body, now: START })).toBe(false);
+    expect(receiver.at(t.path('/unsigned'))[0]!.headers['x-outreach-signature']).toBeUndefined();
+
+    expect(delivery).toMatchObject({ status: 'DELIVERED', deliveredAt: START, attempts: 1, lastStatusCode: 200, lastError: null, leaseUntil: null });
+    expect(await t.webhook(signed.id)).toMatchObject({ consecutiveFailures: 0, lastRun: START, lastResp: '200 ok', status: 'ACTIVE' });
+    // Nothing more to do.
+    expect(await t.round()).toMatchObject({ claimed: 0 });
+    expect(receiver.at(t.path('/signed'))).toHaveLength(1);
+  });
+
+  it('retries a 500 after its backoff with the same event id, then records the 200', async () => {
+    const t = await setup();
+    const hook = await t.hook({ path: '/flaky', events: ['ALL_EMAIL_REPLIES'], secret: 's3cret' });
+    receiver.answer(t.path('/flaky'), (n) => (n === 0 ? { status: 500, body: 'boom' } : { status: 200, body: 'thanks' }));
+    await t.emit('ALL_EMAIL_REPLIES', { campaignId: 'c1' });
+
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 0, failed: 0, retried: 1, disabled: 0 });
+    const [failed] = await t.deliveries(hook.id);
+    const wait = webhookRetryDelayMs({ deliveryId: failed!.id, attempt: 1 });
+    expect(wait).toBeLessThanOrEqual(30_000);
+    expect(failed).toMatchObject({ status: 'PENDING', attempts: 1, lastStatusCode: 500, lastError: '500 boom', leaseUntil: null, nextAttemptAt: new Date(START.getTime() + wait) });
+    expect(await t.webhook(hook.id)).toMatchObject({ consecutiveFailures: 1, lastRun: START, lastResp: '500 boom' });
+
+    // Not due before its time.
+    t.clock.advance(wait - 1);
+    expect(await t.round()).toMatchObject({ claimed: 0 });
+    t.clock.advance(1);
+    expect(await t.round()).toMatchObject({ claimed: 1, delivered: 1 });
+
+    const requests = receiver.at(t.path('/flaky'));
+    expect(requests).toHaveLength(2);
+    expect(requests[0]!.headers['x-outreach-event-id']).toBe(failed!.id);
+    expect(requests[1]!.headers['x-outreach-event-id']).toBe(failed!.id);
+    expect(requests[1]!.body).toBe(requests[0]!.body);
+    // Each attempt is signed at its own time.
+    const retriedAt = new Date(START.getTime() + wait);
+    expect(requests[1]!.headers['x-outreach-timestamp']).toBe(String(Math.floor(retriedAt.getTime() / 1000)));
+    expect(verifyWebhookSignature({ secret: 's3cret', header: requests[1]!.headers['x-outreach-signature'] as string, body: requests[1]!.body, now: retriedAt })).toBe(true);
+
+    const [delivered] = await t.deliveries(hook.id);
+    expect(delivered).toMatchObject({ status: 'DELIVERED', attempts: 2, lastStatusCode: 200, lastError: null, deliveredAt: retriedAt });
+    expect(await t.webhook(hook.id)).toMatchObject({ consecutiveFailures: 0, lastRun: retriedAt, lastResp: '200 thanks' });
+  });
+
+  it('times out a receiver that hangs and retries it', async () => {
+    const t = await setup();
+    const hook = await t.hook({ path: '/slow', events: ['EMAIL_SENT'] });
+    receiver.answer(t.path('/slow'), (n) => (n === 0 ? 'hang' : { status: 204 }));
+    await t.emit('EMAIL_SENT', { campaignId: 'c1' });
+
+    const started = performance.now();
+    expect(await t.round({ timeoutMs: 300 })).toMatchObject({ claimed: 1, retried: 1 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const [d] = await t.deliveries(hook.id);
+    expect(d).toMatchObject({ status: 'PENDING', attempts: 1, lastStatusCode: null, lastError: 'timed out after 300 ms' });
+    expect(await t.webhook(hook.id)).toMatchObject({ consecutiveFailures: 1, lastResp: 'timed out after 300 ms' });
+
+    t.clock.advance(30_000);
+    expect(await t.round({ timeoutMs: 300 })).toMatchObject({ delivered: 1 });
+    expect(await t.webhook(hook.id)).toMatchObject({ consecutiveFailures: 0, lastResp: '204' });
+    expect(receiver.at(t.path('/slow'))).toHaveLength(2);
+  });
+
+  it('disables a webhook at 20 consecutive failures, fails its pending deliveries and alerts the other webhooks', async () => {
+    const t = await setup();
+    const broken = await t.hook({ path: '/broken', events: ['EMAIL_SENT', 'SYSTEM_ALERT'] });
+    const watcher = await t.hook({ path: '/watcher', events: ['SYSTEM_ALERT'] });
+    receiver.answer(t.path('/broken'), () => ({ status: 503, body: 'down' }));
+    for (let i = 0; i < 19; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+
+    expect(await t.round()).toEqual({ claimed: 19, delivered: 0, failed: 0, retried: 19, disabled: 0 });
+    expect(await t.webhook(broken.id)).toMatchObject({ status: 'ACTIVE', consecutiveFailures: 19 });
+
+    // The 20th failure in a row (the 19 others are waiting for their retry).
+    await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i: 19 } });
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 0, failed: 1, retried: 0, disabled: 1 });
+    expect(await t.webhook(broken.id)).toMatchObject({ status: 'DISABLED', consecutiveFailures: 20, lastResp: '503 down' });
+    const brokenDeliveries = await t.deliveries(broken.id);
+    expect(brokenDeliveries).toHaveLength(20);
+    expect(brokenDeliveries.every((d) => d.status === 'FAILED')).toBe(true);
+
+    // The alert is queued for the watcher only, never for the disabled webhook.
+    const alerts = await db.prisma.webhookDelivery.findMany({ where: { workspaceId: t.ws, event: 'SYSTEM_ALERT' } });
+    expect(alerts.map((a) => a.webhookId)).toEqual([watcher.id]);
+    expect(await t.round()).toMatchObject({ claimed: 1, delivered: 1 });
+    const [alert] = receiver.at(t.path('/watcher'));
+    expect(JSON.parse(alert!.body)).toMatchObject({
+      webhook_event: 'SYSTEM_ALERT',
+      webhook_id: watcher.id,
+      alert_type: 'WEBHOOK_DISABLED',
+      disabled_webhook_id: broken.id,
+      disabled_webhook_url: broken.url,
+      date: START.toISOString(),
+      message: expect.stringContaining(broken.url),
+    });
+
+    // A disabled webhook gets no new events, and nothing is POSTed to it again.
+    expect(await t.emit('EMAIL_SENT', { campaignId: 'c1' })).toBe(0);
+    t.clock.advance(2 * 60 * 60_000);
+    expect(await t.round()).toMatchObject({ claimed: 0 });
+    expect(receiver.at(t.path('/broken'))).toHaveLength(20);
+  });
+
+  it('gives up once the next attempt would be more than 24 h after the event', async () => {
+    const t = await setup();
+    const hook = await t.hook({ path: '/gone', events: ['BOUNCED_EMAIL'] });
+    receiver.answer(t.path('/gone'), () => ({ status: 410, body: 'gone' }));
+    await t.emit('BOUNCED_EMAIL', { campaignId: 'c1' });
+    await t.emit('BOUNCED_EMAIL', { campaignId: 'c1' });
+    const [first, second] = await t.deliveries(hook.id);
+    // The second is retried once, close to the end of its window…
+    await db.prisma.webhookDelivery.update({ where: { id: second!.id }, data: { nextAttemptAt: new Date(START.getTime() + 25 * 60 * 60_000) } });
+
+    // …the first one's worker was down for 25 hours: it is tried once more, then given up.
+    t.clock.advance(WEBHOOK_RETRY_WINDOW_MS - 60 * 60_000);
+    expect(await t.round()).toMatchObject({ claimed: 1, retried: 1 });
+    const retried = (await t.deliveries(hook.id)).find((d) => d.id === first!.id)!;
+    expect(retried.status).toBe('PENDING');
+    t.clock.advance(2 * 60 * 60_000);
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 2, retried: 0, disabled: 0 });
+    const after = await t.deliveries(hook.id);
+    expect(after.map((d) => d.status)).toEqual(['FAILED', 'FAILED']);
+    expect(after.find((d) => d.id === first!.id)).toMatchObject({ attempts: 2, lastStatusCode: 410, lastError: '410 gone' });
+    t.clock.advance(24 * 60 * 60_000);
+    expect(await t.round()).toMatchObject({ claimed: 0 });
+  });
+
+  it('sends each event to the webhooks whose camp_ids cover it, skipping out-of-office and automatic replies where asked', async () => {
+    const t = await setup();
+    const [campA, campB] = [newId(), newId()];
+    const all = await t.hook({ path: '/all', events: ['ALL_EMAIL_REPLIES'] });
+    const onlyA = await t.hook({ path: '/a', events: ['ALL_EMAIL_REPLIES'], campIds: [campA] });
+    const onlyB = await t.hook({ path: '/b', events: ['ALL_EMAIL_REPLIES'], campIds: [campB] });
+    const noOoo = await t.hook({ path: '/no-ooo', events: ['ALL_EMAIL_REPLIES'], ignoreOoo: true });
+    const noAuto = await t.hook({ path: '/no-auto', events: ['ALL_EMAIL_REPLIES'], ignoreAutomatic: true });
+    await t.hook({ path: '/sent-only', events: ['EMAIL_SENT'] });
+
+    expect(await t.emit('ALL_EMAIL_REPLIES', { campaignId: campA, replyKind: 'reply', fields: { kind: 'reply' } })).toBe(4);
+    expect(await t.emit('ALL_EMAIL_REPLIES', { campaignId: campA, replyKind: 'out_of_office', fields: { kind: 'ooo' } })).toBe(3);
+    expect(await t.emit('ALL_EMAIL_REPLIES', { campaignId: campA, replyKind: 'automatic_reply', fields: { kind: 'auto' } })).toBe(3);
+    expect(await t.emit('ALL_EMAIL_REPLIES', { campaignId: campB, replyKind: 'reply', fields: { kind: 'b' } })).toBe(4);
+    expect(await t.round()).toMatchObject({ claimed: 14, delivered: 14 });
+
+    const kinds = (p: string) => receiver.at(t.path(p)).map((r) => JSON.parse(r.body).kind as string).sort();
+    expect(kinds('/all')).toEqual(['auto', 'b', 'ooo', 'reply']);
+    expect(kinds('/a')).toEqual(['auto', 'ooo', 'reply']);
+    expect(kinds('/b')).toEqual(['b']);
+    expect(kinds('/no-ooo')).toEqual(['auto', 'b', 'reply']);
+    expect(kinds('/no-auto')).toEqual(['b', 'ooo', 'reply']);
+    expect(kinds('/sent-only')).toEqual([]);
+    for (const h of [all, onlyA, onlyB, noOoo, noAuto]) expect((await t.webhook(h.id)).lastResp).toBe('200 ok');
+  });
+
+  it('refuses private targets unless they are allowed: a failure, and no request reaches the receiver', async () => {
+    const t = await setup({ allowPrivateTargets: false });
+    const byIp = await t.hook({ path: '/ip', events: ['EMAIL_SENT'] });
+    const byName = await t.hook({ url: `http://localhost:${receiver.port}${t.path('/name')}`, events: ['EMAIL_SENT'] });
+    await t.emit('EMAIL_SENT', { campaignId: 'c1' });
+
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 0, retried: 2, disabled: 0 });
+    expect(receiver.at(t.path('/ip'))).toHaveLength(0);
+    expect(receiver.at(t.path('/name'))).toHaveLength(0);
+    const [ipDelivery] = await t.deliveries(byIp.id);
+    expect(ipDelivery).toMatchObject({ status: 'PENDING', attempts: 1, lastStatusCode: null });
+    expect(ipDelivery!.lastError).toMatch(/^refused 127\.0\.0\.1: .*ALLOW_PRIVATE_TARGETS/);
+    const [nameDelivery] = await t.deliveries(byName.id);
+    expect(nameDelivery!.lastError).toMatch(/^refused localhost \((127\.0\.0\.1|::1)\)/);
+    expect(await t.webhook(byName.id)).toMatchObject({ consecutiveFailures: 1, lastResp: nameDelivery!.lastError });
+  });
+
+  it('delivers each event exactly once under two concurrent rounds', async () => {
+    const t = await setup();
+    const hook = await t.hook({ path: '/busy', events: ['EMAIL_SENT'] });
+    receiver.answer(t.path('/busy'), () => ({ status: 200, body: 'ok', delayMs: 20 }));
+    for (let i = 0; i < 30; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+
+    const [a, b] = await Promise.all([t.round({ max: 20 }), t.round({ max: 20 })]);
+    expect(a.claimed + b.claimed).toBe(30);
+    expect(a.delivered + b.delivered).toBe(30);
+    const ids = receiver.at(t.path('/busy')).map((r) => r.headers['x-outreach-event-id']);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    expect((await t.deliveries(hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
+  });
+
+  it('runs as a worker loop until stopped', async () => {
+    const t = await setup();
+    const hook = await t.hook({ path: '/worker', events: ['UNIBOX_EMAIL_SENT'] });
+    await t.emit('UNIBOX_EMAIL_SENT', { campaignId: null });
+    // The worker serves every workspace: give it a workspace of its own through the deps'
+    // database only (other files' deliveries are due at other clock times or elsewhere).
+    const worker = startWebhookWorker({ deps: t.deps, intervalMs: 20 });
+    try {
+      for (let i = 0; i < 50 && receiver.at(t.path('/worker')).length === 0; i++) await worker.nextRound();
+    } finally {
+      await worker.stop();
+    }
+    expect(receiver.at(t.path('/worker'))).toHaveLength(1);
+    expect((await t.deliveries(hook.id))[0]).toMatchObject({ status: 'DELIVERED' });
+  });
+});

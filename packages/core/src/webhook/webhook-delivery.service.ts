@@ -1,0 +1,417 @@
+// The webhook worker: POSTs the outbox (webhook_deliveries, written by emitWebhookEvent in
+// the transaction of the change that caused each event) until each delivery is delivered
+// or given up.
+//
+// - Claiming: due PENDING rows are locked with SKIP LOCKED and leased for 60 s in one
+//   statement, so concurrent workers (and processes) never POST the same row at once; a
+//   worker that dies leaves its rows to be taken again when the lease passes. An outcome
+//   is recorded only while the claim still holds (the row is PENDING with our lease).
+// - Delivery is at least once: a receiver that answered but whose answer was not recorded
+//   (crash, lost lease) gets the event again, with the same X-Outreach-Event-Id.
+// - Time comes from deps.ports.clock only; the timeout is real time.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Tx } from '@outreach/db';
+import type { ServiceDeps } from '../shared/context';
+import { pinnedLookup, resolvePublicTarget, type LookupAll } from '../shared/outbound-guard';
+import { unitFraction } from '../sending/hash';
+import { emitWebhookEvent } from './webhook-outbox.service';
+import { systemAlertFields } from './webhook-payload.rules';
+import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from './webhook-signature.rules';
+
+export const WEBHOOK_USER_AGENT = 'Outreach-Webhooks/1';
+/** How long a claim holds a delivery before another worker may take it. */
+export const WEBHOOK_LEASE_MS = 60_000;
+/** The first retry waits up to this long; each further one up to twice as long as the one before… */
+export const WEBHOOK_RETRY_BASE_MS = 30_000;
+/** …but never more than an hour. */
+export const WEBHOOK_RETRY_CAP_MS = 60 * 60_000;
+/** No attempt is scheduled later than this after the event. */
+export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
+/** A webhook failing this many times in a row (over all its deliveries) is disabled. */
+export const WEBHOOK_MAX_CONSECUTIVE_FAILURES = 20;
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+const CONCURRENCY = 10;
+/** Bytes of a response body read (the rest is dropped with the connection). */
+const RESPONSE_BODY_LIMIT = 2048;
+/** Characters of a response body kept in `last_resp`. */
+const LAST_RESP_BODY_LIMIT = 500;
+
+export interface WebhookRoundResult {
+  /** Deliveries claimed (and attempted) this round. */
+  claimed: number;
+  delivered: number;
+  /** Given up: the retry window has passed, or the webhook was disabled. */
+  failed: number;
+  /** Failed this time, scheduled again. */
+  retried: number;
+  /** Webhooks disabled this round. */
+  disabled: number;
+}
+
+/**
+ * The wait before attempt `attempt + 1`, after `attempt` failures: exponential backoff with
+ * full jitter, a fraction of min(1 h, 30 s · 2^(attempt-1)) derived from the delivery id
+ * and the attempt (deterministic, yet spread over deliveries), at least a second.
+ */
+export function webhookRetryDelayMs(options: { deliveryId: string; attempt: number }): number {
+  const ceiling = Math.min(WEBHOOK_RETRY_CAP_MS, WEBHOOK_RETRY_BASE_MS * 2 ** Math.max(0, Math.min(options.attempt - 1, 30)));
+  return Math.max(1_000, Math.floor(unitFraction(`${options.deliveryId}:${options.attempt}`) * ceiling));
+}
+
+interface ClaimedDelivery {
+  id: string;
+  webhook_id: string;
+  workspace_id: string;
+  event: string;
+  payload: unknown;
+  attempts: number;
+  created_at: Date | string;
+  url: string;
+  secret_enc: string | null;
+  webhook_status: string;
+}
+
+/**
+ * Locks due deliveries (SKIP LOCKED: another worker's are left to it), oldest due first,
+ * and leases them. Served by webhook_deliveries_due_idx. $1 now, $2 how many, $3 lease end,
+ * $4 the workspaces to serve (null: all).
+ */
+const CLAIM_SQL = `
+  WITH due AS (
+    SELECT id FROM webhook_deliveries
+     WHERE status = 'PENDING' AND next_attempt_at <= $1::timestamptz
+       AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
+       AND ($4::text[] IS NULL OR workspace_id = ANY($4::text[]))
+     ORDER BY next_attempt_at, id
+     LIMIT $2
+     FOR UPDATE SKIP LOCKED
+  )
+  UPDATE webhook_deliveries d SET lease_until = $3::timestamptz
+    FROM due, webhooks h
+   WHERE d.id = due.id AND h.id = d.webhook_id
+  RETURNING d.id, d.webhook_id, d.workspace_id, d.event, d.payload, d.attempts, d.created_at,
+            h.url, h.secret_enc, h.status::text AS webhook_status`;
+
+type Outcome = { ok: true; status: number; body: string } | { ok: false; status: number | null; error: string };
+type Recorded = 'delivered' | 'retried' | 'failed' | 'lost';
+
+/**
+ * One round: claims up to `max` due deliveries, POSTs them (10 at a time) and records each
+ * outcome. A 2xx delivers; anything else (another status, a timeout, a refused target, a
+ * network error) is retried with backoff until 24 h after the event, and counts towards
+ * the webhook's consecutive failures: at 20 it is disabled, its pending deliveries fail,
+ * and a SYSTEM_ALERT (WEBHOOK_DISABLED) goes to the workspace's other webhooks.
+ */
+export async function deliverDueWebhooks(options: {
+  deps: ServiceDeps;
+  max?: number;
+  timeoutMs?: number;
+  /** Only these workspaces' deliveries (tests; a worker serves all). */
+  workspaceIds?: string[];
+  /** Name resolution of the targets (node:dns by default). */
+  lookup?: LookupAll;
+}): Promise<WebhookRoundResult> {
+  const { deps } = options;
+  const max = options.max ?? 50;
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const now = deps.ports.clock.now();
+  const lease = new Date(now.getTime() + WEBHOOK_LEASE_MS);
+  const claimed = await deps.db.$queryRawUnsafe<ClaimedDelivery[]>(CLAIM_SQL, now.toISOString(), max, lease.toISOString(), options.workspaceIds ?? null);
+  const result: WebhookRoundResult = { claimed: claimed.length, delivered: 0, failed: 0, retried: 0, disabled: 0 };
+  const errors: unknown[] = [];
+  let next = 0;
+  const runner = async () => {
+    while (next < claimed.length) {
+      const delivery = claimed[next++]!;
+      try {
+        const outcome = await attempt({ deps, delivery, timeoutMs, lookup: options.lookup });
+        const recorded = await record({ deps, delivery, lease, outcome });
+        if (recorded.status !== 'lost') result[recorded.status] += 1;
+        if (recorded.disabled) result.disabled += 1;
+      } catch (error) {
+        // The database failed us: the lease runs out and the delivery is taken again.
+        errors.push(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, runner));
+  if (errors.length) throw errors[0];
+  return result;
+}
+
+async function attempt(options: { deps: ServiceDeps; delivery: ClaimedDelivery; timeoutMs: number; lookup: LookupAll | undefined }): Promise<Outcome | null> {
+  const { deps, delivery } = options;
+  if (delivery.webhook_status !== 'ACTIVE') return null;
+  let secret: string | null = null;
+  if (delivery.secret_enc) {
+    try {
+      secret = deps.secrets.decrypt(delivery.secret_enc);
+    } catch {
+      return { ok: false, status: null, error: 'cannot decrypt the webhook secret (was the encryption key changed?)' };
+    }
+  }
+  const body = JSON.stringify(delivery.payload);
+  const timestamp = Math.floor(deps.ports.clock.now().getTime() / 1000);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'User-Agent': WEBHOOK_USER_AGENT,
+    [EVENT_ID_HEADER]: delivery.id,
+    [EVENT_HEADER]: delivery.event,
+    [TIMESTAMP_HEADER]: String(timestamp),
+  };
+  if (secret) headers[SIGNATURE_HEADER] = signWebhook({ secret, timestamp, body });
+  try {
+    const response = await postWebhook({
+      url: delivery.url,
+      body,
+      headers,
+      timeoutMs: options.timeoutMs,
+      allowPrivate: deps.settings.allowPrivateTargets,
+      lookup: options.lookup,
+    });
+    if (response.status >= 200 && response.status < 300) return { ok: true, ...response };
+    return { ok: false, status: response.status, error: responseText(response) };
+  } catch (error) {
+    return { ok: false, status: null, error: (error as Error).message || String(error) };
+  }
+}
+
+const responseText = (r: { status: number; body: string }) => `${r.status} ${r.body.slice(0, LAST_RESP_BODY_LIMIT)}`.trimEnd();
+
+/** Records an outcome while the claim holds; `null` means the webhook is no longer active. */
+async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; lease: Date; outcome: Outcome | null }): Promise<{ status: Recorded; disabled: boolean }> {
+  const { deps, delivery, lease, outcome } = options;
+  const now = deps.ports.clock.now();
+  const held = { id: delivery.id, status: 'PENDING' as const, leaseUntil: lease };
+
+  if (!outcome) {
+    const { count } = await deps.db.webhookDelivery.updateMany({
+      where: held,
+      data: { status: 'FAILED', leaseUntil: null, lastError: 'the webhook is disabled' },
+    });
+    return { status: count ? 'failed' : 'lost', disabled: false };
+  }
+
+  if (outcome.ok) {
+    return deps.db.$transaction(async (tx) => {
+      const { count } = await tx.webhookDelivery.updateMany({
+        where: held,
+        data: { status: 'DELIVERED', deliveredAt: now, attempts: delivery.attempts + 1, lastStatusCode: outcome.status, lastError: null, leaseUntil: null },
+      });
+      if (!count) return { status: 'lost' as const, disabled: false };
+      await tx.$executeRawUnsafe(
+        `UPDATE webhooks SET consecutive_failures = 0, last_run = $2::timestamptz, last_resp = $3 WHERE id = $1`,
+        delivery.webhook_id,
+        now.toISOString(),
+        responseText(outcome),
+      );
+      return { status: 'delivered' as const, disabled: false };
+    });
+  }
+
+  const attempts = delivery.attempts + 1;
+  const nextAttemptAt = new Date(now.getTime() + webhookRetryDelayMs({ deliveryId: delivery.id, attempt: attempts }));
+  const giveUp = nextAttemptAt.getTime() > new Date(delivery.created_at).getTime() + WEBHOOK_RETRY_WINDOW_MS;
+  const error = outcome.error.slice(0, 1_000);
+  const recorded = await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.webhookDelivery.updateMany({
+      where: held,
+      data: { attempts, lastStatusCode: outcome.status, lastError: error, leaseUntil: null, ...(giveUp ? { status: 'FAILED' as const } : { nextAttemptAt }) },
+    });
+    if (!count) return { status: 'lost' as const, disabled: false };
+    const [hook] = await tx.$queryRawUnsafe<{ consecutive_failures: number; status: string; url: string; workspace_id: string }[]>(
+      `UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, last_run = $2::timestamptz, last_resp = $3
+        WHERE id = $1 RETURNING consecutive_failures, status::text AS status, url, workspace_id`,
+      delivery.webhook_id,
+      now.toISOString(),
+      error,
+    );
+    // The row is locked until this commits, so exactly one failure crosses the threshold.
+    const disable = hook !== undefined && hook.status === 'ACTIVE' && hook.consecutive_failures >= WEBHOOK_MAX_CONSECUTIVE_FAILURES;
+    if (disable) await disableWebhook({ tx, webhookId: delivery.webhook_id, url: hook.url, workspaceId: hook.workspace_id, failures: hook.consecutive_failures, now });
+    return { status: giveUp || disable ? ('failed' as const) : ('retried' as const), disabled: disable };
+  });
+  if (recorded.disabled) {
+    deps.log.warn({ webhookId: delivery.webhook_id, url: delivery.url, lastError: error }, `webhook disabled after ${WEBHOOK_MAX_CONSECUTIVE_FAILURES} consecutive failures`);
+  }
+  return recorded;
+}
+
+/** DISABLED, its pending deliveries FAILED, and a SYSTEM_ALERT to the workspace's other webhooks: one transaction. */
+async function disableWebhook(options: { tx: Tx; webhookId: string; url: string; workspaceId: string; failures: number; now: Date }): Promise<void> {
+  const { tx, webhookId, url, workspaceId, failures, now } = options;
+  await tx.$executeRawUnsafe(`UPDATE webhooks SET status = 'DISABLED', updated_at = $2::timestamptz WHERE id = $1`, webhookId, now.toISOString());
+  await tx.$executeRawUnsafe(
+    `UPDATE webhook_deliveries SET status = 'FAILED', lease_until = NULL,
+            last_error = COALESCE(last_error || ' / ', '') || 'the webhook was disabled'
+      WHERE webhook_id = $1 AND status = 'PENDING'`,
+    webhookId,
+  );
+  // The webhook is DISABLED already in this transaction, so the alert never goes to it.
+  await emitWebhookEvent({
+    tx,
+    workspaceId,
+    event: 'SYSTEM_ALERT',
+    campaignId: null,
+    now,
+    fields: systemAlertFields({
+      alert_type: 'WEBHOOK_DISABLED',
+      disabled_webhook_id: webhookId,
+      disabled_webhook_url: url,
+      message: `webhook ${webhookId} (${url}) was disabled after ${failures} consecutive failed deliveries; its pending deliveries were given up`,
+      at: now,
+    }),
+  });
+}
+
+/**
+ * POSTs `body` to `url` through the outbound guard (the connection goes to the vetted
+ * address), within `timeoutMs` in all (resolution, connection, response and body). Does not
+ * follow redirects. Answers the status and up to 2 KB of the response body; throws on a
+ * refused target, a network error or the timeout.
+ */
+export async function postWebhook(options: {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  lookup?: LookupAll;
+}): Promise<{ status: number; body: string }> {
+  const controller = new AbortController();
+  const timeoutError = new Error(`timed out after ${options.timeoutMs} ms`);
+  const timer = setTimeout(() => controller.abort(timeoutError), options.timeoutMs);
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(timeoutError), { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    const target = await Promise.race([resolvePublicTarget({ url: options.url, allowPrivate: options.allowPrivate, lookup: options.lookup }), aborted]);
+    const { url } = target;
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = send(
+        {
+          protocol: url.protocol,
+          hostname: target.host,
+          port: url.port || undefined,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers: options.headers,
+          auth: url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
+          agent: false,
+          lookup: pinnedLookup(target) as never,
+        },
+        (res: IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          let done = false;
+          const finish = () => {
+            if (done) return;
+            done = true;
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8') });
+          };
+          res.on('data', (chunk: Buffer) => {
+            if (done) return;
+            chunks.push(chunk);
+            size += chunk.length;
+            if (size >= RESPONSE_BODY_LIMIT) {
+              finish();
+              res.destroy();
+            }
+          });
+          res.on('end', finish);
+          res.on('error', (error) => {
+            if (!done) reject(error);
+          });
+        },
+      );
+      controller.signal.addEventListener('abort', () => req.destroy(timeoutError), { once: true });
+      req.on('error', reject);
+      req.end(options.body);
+    });
+    return await Promise.race([request, aborted]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface WebhookWorker {
+  /** Finishes the round in progress (its outcomes are recorded), then stops. */
+  stop(): Promise<void>;
+  /** Resolves after the next round has run (tests and the CLI). */
+  nextRound(): Promise<WebhookRoundResult>;
+}
+
+/**
+ * The webhook loop of the worker role: a round, then a pause of `intervalMs` (none when
+ * the round claimed a full batch: there is more due right now). A failing round is logged
+ * and retried with a growing pause (up to a minute), so a database restart does not spin.
+ */
+export function startWebhookWorker(options: { deps: ServiceDeps; intervalMs?: number; max?: number; timeoutMs?: number }): WebhookWorker {
+  const { deps } = options;
+  const intervalMs = options.intervalMs ?? 2_000;
+  const max = options.max ?? 50;
+  const log = deps.log.child({ component: 'webhook-worker' });
+  let stopping = false;
+  let wake: (() => void) | null = null;
+  let waiters: ((r: WebhookRoundResult) => void)[] = [];
+  let failures = 0;
+  const totals = { delivered: 0, failed: 0, retried: 0, disabled: 0 };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+    });
+
+  const loop = (async () => {
+    log.info({ intervalMs, max }, 'webhook worker started');
+    while (!stopping) {
+      let pause = intervalMs;
+      try {
+        const started = performance.now();
+        const result = await deliverDueWebhooks({ deps, max, timeoutMs: options.timeoutMs });
+        failures = 0;
+        totals.delivered += result.delivered;
+        totals.failed += result.failed;
+        totals.retried += result.retried;
+        totals.disabled += result.disabled;
+        if (result.claimed) log.info({ ...result, ms: Math.round(performance.now() - started), totals }, 'webhook round');
+        const current = waiters;
+        waiters = [];
+        for (const w of current) w(result);
+        if (result.claimed >= max) pause = 0;
+      } catch (error) {
+        failures += 1;
+        pause = Math.min(60_000, intervalMs * 2 ** Math.min(failures, 6));
+        log.error({ err: error, failures, retryInMs: pause }, 'webhook round failed');
+      }
+      if (!stopping && pause > 0) await sleep(pause);
+    }
+    log.info({ totals }, 'webhook worker stopped');
+  })();
+
+  return {
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+    },
+    nextRound() {
+      return new Promise<WebhookRoundResult>((resolve) => {
+        waiters.push(resolve);
+        wake?.();
+      });
+    },
+  };
+}
