@@ -121,7 +121,8 @@ export const AUTO_REPLY_PRECEDENCE: readonly string[] = ['auto_reply', 'bulk', '
 /**
  * Subject prefixes of automatic replies: matched at the start of the subject (optionally in
  * brackets) and followed by ":", "-", a closing bracket or the end, or anywhere in brackets
- * ("[Auto-Reply]"). A reply's "Re: …" therefore never matches, whatever the campaign's subject.
+ * ("[Auto-Reply]") unless the subject starts with "Re:", "Fwd:" or the like. A reply's "Re: …"
+ * therefore never matches, whatever the campaign's subject (OUT_OF_OFFICE_SUBJECT_PATTERNS neither).
  */
 export const AUTO_REPLY_SUBJECT_PHRASES: readonly string[] = [
   // en
@@ -217,7 +218,7 @@ export const REPLY_ATTRIBUTION_PATTERNS: readonly RegExp[] = [
   /^\s*il\b.+\bha\s+scritto\s*:?\s*$/i, // it
   /^\s*op\b.+\bschreef\b.*:\s*$/i, // nl
   /^\s*em\b.+\bescreveu\s*:?\s*$/i, // pt
-  /^\s*(den|på)\b.+\bskrev\b.*:\s*$/i, // sv, da, no
+  /^\s*(den|på)(?=\s).+\bskrev\b.*:\s*$/i, // sv, da, no (`\b` after "å" would never match)
   /^\s*(w dniu|dnia)\b.+\b(pisze|napisał\(a\)|napisał|napisała)\s*:?\s*$/i, // pl
   // "Ada Lovelace <ada@example.com> wrote:" (no date first)
   /^.*@.*\b(wrote|schrieb|a écrit|escribió|ha scritto|schreef|escreveu|skrev|pisze|napisał\(a\)|napisał|napisała)\s*:\s*$/i,
@@ -250,18 +251,37 @@ function phraseRegExp(phrases: readonly string[], flags = 'iu'): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}])`, flags);
 }
 
-/** A subject starting with one of `phrases` (optionally in brackets) followed by a separator, or one of them in brackets anywhere. */
-function subjectPrefixRegExps(phrases: readonly string[]): RegExp[] {
+/**
+ * A subject starting with one of `phrases` (optionally in brackets) followed by a separator, or one of them in brackets anywhere.
+ * A dash counts as a separator only when no letter or digit follows it: "Auto-renewal question" and
+ * "Absent-minded …" are hyphenated words, not "Auto - …" / "Absent - …".
+ */
+function subjectPrefixRegExps(phrases: readonly string[]): { start: RegExp; bracketed: RegExp } {
   const alternatives = [...phrases].sort((a, b) => b.length - a.length).map((p) => escapeRegExp(p).replace(/\s+/g, '\\s+'));
   const group = `(?:${alternatives.join('|')})`;
-  return [
-    new RegExp(`^\\s*[[(]?\\s*${group}\\s*(?::|：|\\]|\\)|-|–|—|$)`, 'iu'),
-    new RegExp(`[[(]\\s*${group}\\s*[\\])]`, 'iu'),
-  ];
+  return {
+    start: new RegExp(`^\\s*[[(]?\\s*${group}\\s*(?::|：|\\]|\\)|[-–—](?![\\p{L}\\p{N}])|$)`, 'iu'),
+    bracketed: new RegExp(`[[(]\\s*${group}\\s*[\\])]`, 'iu'),
+  };
 }
 
+/**
+ * "Re:", "AW:", "SV:", "Fwd:", "WG:", … (optionally numbered, "Re[2]:"): a subject answering or
+ * forwarding another one. Its text is the campaign's subject, so wording found after the prefix
+ * (anywhere-patterns, bracketed phrases) says nothing about this message.
+ */
+const REPLY_OR_FORWARD_PREFIX = /^\s*(?:re|aw|sv|vs|antw|antwort|rif|r|res|ref|réf|rv|odp|wg|fw|fwd|tr|enc|doorst)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]/iu;
+
 const AUTO_SUBJECT = subjectPrefixRegExps(AUTO_REPLY_SUBJECT_PHRASES);
-const OOO_SUBJECT = [...subjectPrefixRegExps(OUT_OF_OFFICE_SUBJECT_PHRASES), ...OUT_OF_OFFICE_SUBJECT_PATTERNS];
+const OOO_SUBJECT = subjectPrefixRegExps(OUT_OF_OFFICE_SUBJECT_PHRASES);
+
+/** Whether `subject` marks the message as automatic (and out-of-office) by itself, per the rules above. */
+function subjectMatches(subject: string, prefixes: { start: RegExp; bracketed: RegExp }, anywhere: readonly RegExp[] = []): boolean {
+  if (prefixes.start.test(subject)) return true;
+  if (REPLY_OR_FORWARD_PREFIX.test(subject)) return false;
+  return prefixes.bracketed.test(subject) || anywhere.some((p) => p.test(subject));
+}
+
 const OOO_TEXT = phraseRegExp(OUT_OF_OFFICE_TEXT_PHRASES);
 const OOO_SUBJECT_ANYWHERE = phraseRegExp([...OUT_OF_OFFICE_SUBJECT_PHRASES.filter((p) => !['ooo', 'away', 'absent', 'absente'].includes(p))]);
 
@@ -473,8 +493,8 @@ export function classifyIncoming(message: ParsedIncoming): Classification {
 
   // (2) Automatic replies.
   const subject = message.subject ?? '';
-  const oooSubject = OOO_SUBJECT.some((p) => p.test(subject));
-  const autoReason = autoHeaderReason(message.headers) ?? (oooSubject ? 'out_of_office_subject' : AUTO_SUBJECT.some((p) => p.test(subject)) ? 'auto_reply_subject' : null);
+  const oooSubject = subjectMatches(subject, OOO_SUBJECT, OUT_OF_OFFICE_SUBJECT_PATTERNS);
+  const autoReason = autoHeaderReason(message.headers) ?? (oooSubject ? 'out_of_office_subject' : subjectMatches(subject, AUTO_SUBJECT) ? 'auto_reply_subject' : null);
   if (autoReason) {
     if (oooSubject || OOO_SUBJECT_ANYWHERE.test(subject) || OOO_TEXT.test(subject)) return { kind: 'out_of_office', reason: 'out_of_office_subject' };
     if (OOO_TEXT.test(openingText(message.text))) return { kind: 'out_of_office', reason: 'out_of_office_text' };
@@ -516,9 +536,19 @@ const OUTLOOK_FROM = label(OUTLOOK_FROM_LABELS);
 const OUTLOOK_SENT = label(OUTLOOK_SENT_LABELS);
 const RULE_LINE = /^\s*[_\-=*]{5,}\s*$/;
 
-/** An attribution starting on line `i`, possibly wrapped over up to three lines; the number of lines it takes, or 0. */
+/** The first word of a dated attribution ("On …", "Am …", "Le …"), per language. */
+const ATTRIBUTION_START = /^\s*(?:on|am|le|el|il|op|em|den|på|w dniu|dnia)(?![\p{L}\p{N}])/iu;
+
+/**
+ * An attribution starting on line `i`, possibly wrapped over up to three lines; the number of lines it takes, or 0.
+ * A wrapped one has no blank line inside and starts with its own first word on line `i` (the next line
+ * does not): otherwise the reply's own last lines ("Merci !", a signature line) would be joined to the
+ * attribution below them and cut with it.
+ */
 function attributionAt(lines: string[], i: number): number {
+  if (!lines[i]?.trim()) return 0;
   for (let span = 1; span <= 3 && i + span <= lines.length; span++) {
+    if (span > 1 && (!lines[i + span - 1]?.trim() || !ATTRIBUTION_START.test(lines[i] ?? '') || ATTRIBUTION_START.test(lines[i + 1] ?? ''))) break;
     const candidate = lines.slice(i, i + span).join(' ').trim();
     if (candidate.length > 400) break;
     // An attribution carries a date or an address; "On our side, John wrote:" does not.
