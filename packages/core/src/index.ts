@@ -9,6 +9,7 @@ export * from './lead-label/lead-label.schemas';
 export * from './campaign/variation-stats.schemas';
 export * from './campaign/subsequence.schemas';
 export * from './unibox/campaign-emails.schemas';
+export * from './unibox/unibox.schemas';
 export * from './lead/lead-add.schemas';
 export * from './dfy/sender-identities.schemas';
 export * from './placement/recipient-providers.schemas';

@@ -255,6 +255,14 @@ describe('subsequence enrolment', () => {
     const wire = smtp.messages.filter((m) => m.raw.includes(`<${followUp.messageId}>`));
     expect(wire).toHaveLength(1);
     expect(wire[0]!.raw).toContain(`In-Reply-To: <${(await sendOf(asker)).messageId}>`);
+    // …and in the unified inbox, in the conversation the reply opened.
+    const threads = await db.prisma.uniboxThread.findMany({ where: { workspaceId: t.ws, leadId: asker }, include: { messages: { orderBy: { receivedAt: 'asc' } } } });
+    expect(threads).toHaveLength(1);
+    expect(threads[0]!.messages.map((m) => [m.direction, m.sentEmailId])).toEqual([
+      ['OUT', (await sendOf(asker)).id],
+      ['IN', (await sendOf(asker)).id],
+      ['OUT', followUp.id],
+    ]);
     expect(await db.prisma.sentEmail.count({ where: { campaignId: interested.id } })).toBe(1);
   });
 });

@@ -16,6 +16,7 @@ import { emitWebhookEvent, type ReplyKind } from '../webhook/webhook-outbox.serv
 import { pauseOnBounceRate } from '../sending/scheduler.service';
 import { classifyIncoming, stripQuotedReply, type Classification } from './incoming.rules';
 import { parseIncoming, type ParsedIncoming } from './parse-incoming';
+import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/unibox.queries';
 
 /** Free-mail domains: a sender there is never taken for a colleague of a lead at the same domain. */
 export const SHARED_MAIL_DOMAINS = new Set([
@@ -116,30 +117,14 @@ async function matchMessage(options: { tx: Tx; mailbox: IngestMailbox; message: 
 /** The thread for a lead's conversation with a mailbox; a new one carries our campaign e-mails to the lead as its first messages. */
 async function threadForLead(options: { tx: Tx; mailbox: IngestMailbox; leadId: string; campaignId: string; subject: string; at: Date }): Promise<string> {
   const { tx, mailbox, leadId } = options;
-  const [existing] = await tx.$queryRawUnsafe<{ id: string }[]>(
-    'SELECT id FROM unibox_threads WHERE workspace_id = $1 AND lead_id = $2 ORDER BY last_message_at DESC LIMIT 1',
-    mailbox.workspaceId,
-    leadId,
-  );
+  const [existing] = await tx.$queryRawUnsafe<{ id: string }[]>(LEAD_THREAD_SQL, mailbox.workspaceId, leadId);
   if (existing) return existing.id;
   const threadId = newId(options.at.getTime());
   await tx.uniboxThread.create({
     data: { id: threadId, workspaceId: mailbox.workspaceId, emailAccountId: mailbox.id, leadId, campaignId: options.campaignId, subject: options.subject, lastMessageAt: options.at },
   });
   // Our side of the conversation: the campaign e-mails to this lead (and to its parent-campaign lead).
-  await tx.$executeRawUnsafe(
-    `INSERT INTO unibox_messages (id, workspace_id, thread_id, email_account_id, lead_id, campaign_id, sent_email_id, direction, folder,
-                                  message_id, from_address, from_json, to_json, subject, text_body, html_body, is_unread, received_at, created_at)
-     SELECT s.id, s.workspace_id, $1, s.email_account_id, $2, s.campaign_id, s.id, 'OUT', 'INBOX', s.message_id,
-            COALESCE(ea.email, ''), json_build_array(json_build_object('address', COALESCE(ea.email, ''), 'name', COALESCE(ea.first_name || ' ' || ea.last_name, '')))::jsonb,
-            json_build_array(json_build_object('address', l.email, 'name', ''))::jsonb,
-            s.subject, CASE WHEN s.is_text THEN s.body ELSE '' END, CASE WHEN s.is_text THEN '' ELSE s.body END, false, s.sent_at, s.sent_at
-       FROM sent_emails s JOIN leads l ON l.id = s.lead_id LEFT JOIN email_accounts ea ON ea.id = s.email_account_id
-      WHERE s.lead_id IN (SELECT $2 UNION SELECT source_lead_id FROM leads WHERE id = $2 AND source_lead_id IS NOT NULL)
-     ON CONFLICT DO NOTHING`,
-    threadId,
-    leadId,
-  );
+  await tx.$executeRawUnsafe(COPY_CAMPAIGN_SENDS_SQL, threadId, leadId, null);
   return threadId;
 }
 

@@ -308,3 +308,12 @@ export function validateSchedule(schedule: CampaignSchedule): ScheduleProblem[] 
   if (start !== null && end !== null && end < start) problems.push({ field: 'endDate', message: 'must not be before startDate' });
   return problems;
 }
+
+/** Midnight of `at`'s day in `timezone`, and of the day after (DST-safe: days may be 23 or 25 hours). */
+export function dayBounds(options: { timezone: string; at: Date }): { start: Date; next: Date } {
+  const { timezone } = options;
+  const start = zonedTimeToInstant({ timezone, date: localDay({ timezone, at: options.at }), time: '00:00' });
+  // Noon of the next local day is on that day whatever the DST shift; its midnight follows.
+  const tomorrow = localDay({ timezone, at: new Date(start.getTime() + 36 * 3_600_000) });
+  return { start, next: zonedTimeToInstant({ timezone, date: tomorrow, time: '00:00' }) };
+}

@@ -16,13 +16,13 @@
  */
 import { newId, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
-import type { OutgoingMessage, SendOutcome } from '../shared/mail-sender';
+import { domainOf, type OutgoingMessage, type SendOutcome } from '../shared/mail-sender';
 import { trackingLinks } from '../tracking/tracking-token';
 import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
 import { leadsForEvents } from '../lead/label-change.service';
 import { bouncedEmailFields, emailSentFields, systemAlertFields, type PayloadLead } from '../webhook/webhook-payload.rules';
 import { compose, type ComposeResult } from './compose.rules';
-import { type CampaignSchedule, isWithinWindow, localDay, nextWindowStart, validateSchedule, zonedTimeToInstant } from './schedule.rules';
+import { type CampaignSchedule, dayBounds, isWithinWindow, nextWindowStart, validateSchedule } from './schedule.rules';
 import { MAX_SEND_ATTEMPTS, pickLeastAssignedVariation, pickMailbox, retryDelayMs, sendingGapWithJitter } from './pacing.rules';
 import {
   ACTIVE_CAMPAIGNS_SQL,
@@ -36,6 +36,7 @@ import {
   RECORD_SENT_SQL,
   THREAD_HISTORY_SQL,
 } from './scheduler.queries';
+import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/unibox.queries';
 
 /** How long a claim holds a lead before another worker may take it over. */
 export const CLAIM_LEASE_MS = 5 * 60_000;
@@ -179,18 +180,13 @@ export interface ClaimResult {
 // --- helpers ------------------------------------------------------------------------------
 
 function dayStartIn(timezone: string, at: Date): Date {
-  return zonedTimeToInstant({ timezone, date: localDay({ timezone, at }), time: '00:00' });
+  return dayBounds({ timezone, at }).start;
 }
 
 function nextDayStartIn(timezone: string, at: Date): Date {
-  // Noon of the next local day is always on that day whatever the DST shift; its midnight follows.
-  const tomorrow = localDay({ timezone, at: new Date(dayStartIn(timezone, at).getTime() + DAY_MS + 12 * 3_600_000) });
-  return zonedTimeToInstant({ timezone, date: tomorrow, time: '00:00' });
+  return dayBounds({ timezone, at }).next;
 }
 
-function domainOf(address: string): string {
-  return address.slice(address.lastIndexOf('@') + 1).toLowerCase() || 'localhost';
-}
 
 function leadVariables(options: { lead: LeadRow; mailbox: MailboxRow; additional: Map<string, string> }): Record<string, string | null | undefined> {
   const { lead, mailbox } = options;
@@ -713,6 +709,12 @@ async function recordSend(options: {
     const campaign = { id: claim.campaignId, name: claim.campaignName };
     if (!bounce) {
       if (row?.inserted) {
+        // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows this send too.
+        const [thread] = await tx.$queryRawUnsafe<{ id: string }[]>(LEAD_THREAD_SQL, claim.workspaceId, claim.leadId);
+        if (thread) {
+          await tx.$executeRawUnsafe(COPY_CAMPAIGN_SENDS_SQL, thread.id, claim.leadId, claim.sendId);
+          await tx.uniboxThread.update({ where: { id: thread.id }, data: { lastMessageAt: now } });
+        }
         await emitWebhookEvent({
           tx,
           workspaceId: claim.workspaceId,

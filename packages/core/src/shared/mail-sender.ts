@@ -1,6 +1,11 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { MailServerSettings } from './mail-verifier';
 
+/** The domain of an address, lower-cased (the right-hand side of a Message-ID we mint); "localhost" when it has none. */
+export function domainOf(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase() || 'localhost';
+}
+
 /** One e-mail to hand to a mailbox's SMTP server. */
 export interface OutgoingMessage {
   from: { name: string; address: string };

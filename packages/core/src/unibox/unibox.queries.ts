@@ -1,0 +1,143 @@
+import type { PrismaClient, Tx } from '@outreach/db';
+
+/**
+ * One page of unibox e-mails of a folder, newest first by (received_at, id), in one
+ * statement served by unibox_messages (workspace_id, folder, received_at DESC, id DESC).
+ * Parameters: $1 workspace, $2 folder, $3 direction or null, $4 lead address
+ * (normalised) or null, $5 campaign or null, $6 label or null, $7 thread or null,
+ * $8/$9 the last row's received_at and id (or null), $10 rows to fetch, $11 preview only
+ * (bodies are then cut to what the preview needs).
+ */
+export const UNIBOX_EMAILS_SQL = `
+  SELECT m.id, m.message_id, m.thread_id, m.direction::text AS direction, m.is_unread, coalesce(m.label, '') AS label,
+         coalesce(l.email, '') AS lead, coalesce(m.lead_id, '') AS lead_id, coalesce(m.campaign_id, '') AS campaign_id,
+         coalesce(a.email, '') AS eaccount, m.from_address, m.from_json, m.to_json, m.cc_json, m.bcc_json, m.subject,
+         CASE WHEN $11 THEN left(m.text_body, 4000) ELSE m.text_body END AS text_body,
+         CASE WHEN $11 THEN left(m.html_body, 20000) ELSE m.html_body END AS html_body,
+         m.in_reply_to, m."references" AS refs, m.attachments, m.received_at, m.created_at
+    FROM unibox_messages m
+    LEFT JOIN leads l ON l.id = m.lead_id
+    LEFT JOIN email_accounts a ON a.id = m.email_account_id
+   WHERE m.workspace_id = $1 AND m.folder = $2::"UniboxFolder"
+     AND ($3::text IS NULL OR m.direction = $3::"MessageDirection")
+     AND ($4::text IS NULL OR m.lead_id IN (SELECT id FROM leads WHERE workspace_id = $1 AND email_normalized = $4))
+     AND ($5::text IS NULL OR m.campaign_id = $5)
+     AND ($6::text IS NULL OR m.label = $6)
+     AND ($7::text IS NULL OR m.thread_id = $7)
+     AND ($8::timestamptz IS NULL OR (m.received_at, m.id) < ($8::timestamptz, $9::text))
+   ORDER BY m.received_at DESC, m.id DESC
+   LIMIT $10`;
+
+export interface UniboxEmailRow {
+  id: string;
+  message_id: string;
+  thread_id: string;
+  direction: 'IN' | 'OUT';
+  is_unread: boolean;
+  label: string;
+  lead: string;
+  lead_id: string;
+  campaign_id: string;
+  eaccount: string;
+  from_address: string;
+  from_json: unknown;
+  to_json: unknown;
+  cc_json: unknown;
+  bcc_json: unknown;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  in_reply_to: string | null;
+  refs: string[];
+  attachments: unknown;
+  received_at: Date;
+  created_at: Date;
+}
+
+export function uniboxEmailRows(options: {
+  db: PrismaClient;
+  workspaceId: string;
+  folder: 'INBOX' | 'OTHERS';
+  direction: 'IN' | 'OUT' | null;
+  leadEmail: string | null;
+  campaignId: string | null;
+  label: string | null;
+  threadId: string | null;
+  after: { receivedAt: Date; id: string } | null;
+  take: number;
+  previewOnly: boolean;
+}): Promise<UniboxEmailRow[]> {
+  return options.db.$queryRawUnsafe<UniboxEmailRow[]>(
+    UNIBOX_EMAILS_SQL,
+    options.workspaceId,
+    options.folder,
+    options.direction,
+    options.leadEmail,
+    options.campaignId,
+    options.label,
+    options.threadId,
+    options.after?.receivedAt ?? null,
+    options.after?.id ?? null,
+    options.take,
+    options.previewOnly,
+  );
+}
+
+/** Unread received e-mails of the inbox, counted in SQL. */
+export const UNREAD_COUNT_SQL = `
+  SELECT count(*)::int AS count FROM unibox_messages
+   WHERE workspace_id = $1 AND folder = 'INBOX' AND direction = 'IN' AND is_unread`;
+
+/**
+ * A mailbox's sends since a day start: campaign sends plus the e-mails sent from the
+ * unibox (OUT, inbox folder, not a copy of a campaign send). $1 mailbox, $2 day start.
+ */
+export const MAILBOX_SENT_TODAY_SQL = `
+  SELECT ((SELECT count(*) FROM sent_emails WHERE email_account_id = $1 AND sent_at >= $2::timestamptz)
+        + (SELECT count(*) FROM unibox_messages
+            WHERE email_account_id = $1 AND direction = 'OUT' AND folder = 'INBOX' AND sent_email_id IS NULL
+              AND received_at >= $2::timestamptz))::int AS count`;
+
+export async function mailboxSentSince(options: { db: PrismaClient | Tx; mailboxId: string; since: Date }): Promise<number> {
+  const [row] = await options.db.$queryRawUnsafe<{ count: number }[]>(MAILBOX_SENT_TODAY_SQL, options.mailboxId, options.since.toISOString());
+  return row?.count ?? 0;
+}
+
+/**
+ * A unibox message by our id or by its (bare) Message-ID, in the workspace. $1 workspace,
+ * $2 the reference as given (trimmed), $3 the bare Message-ID form.
+ */
+export const FIND_MESSAGE_SQL = `
+  SELECT id FROM unibox_messages
+   WHERE workspace_id = $1 AND (id = $2 OR message_id = $3)
+   ORDER BY (id = $2) DESC
+   LIMIT 1`;
+
+/**
+ * The unibox thread of a lead's conversation: the latest thread of the lead or of its
+ * parent-campaign lead (a subsequence continues the parent's conversation). $1 workspace, $2 lead.
+ */
+export const LEAD_THREAD_SQL = `
+  SELECT id FROM unibox_threads
+   WHERE workspace_id = $1
+     AND lead_id IN (SELECT $2::text UNION SELECT source_lead_id FROM leads WHERE id = $2 AND source_lead_id IS NOT NULL)
+   ORDER BY last_message_at DESC, id DESC
+   LIMIT 1`;
+
+/**
+ * Our campaign e-mails to a lead (and to its parent-campaign lead) copied into a thread as
+ * OUT messages: all of them when a thread opens (reply ingestion, a conversation started
+ * from the unibox), or one send ($3) that went out after the thread existed (the engine).
+ * $1 thread, $2 lead, $3 one send id or null.
+ */
+export const COPY_CAMPAIGN_SENDS_SQL = `
+  INSERT INTO unibox_messages (id, workspace_id, thread_id, email_account_id, lead_id, campaign_id, sent_email_id, direction, folder,
+                               message_id, from_address, from_json, to_json, subject, text_body, html_body, is_unread, received_at, created_at)
+  SELECT s.id, s.workspace_id, $1, s.email_account_id, $2, s.campaign_id, s.id, 'OUT', 'INBOX', s.message_id,
+         COALESCE(ea.email, ''), json_build_array(json_build_object('address', COALESCE(ea.email, ''), 'name', COALESCE(ea.first_name || ' ' || ea.last_name, '')))::jsonb,
+         json_build_array(json_build_object('address', l.email, 'name', ''))::jsonb,
+         s.subject, CASE WHEN s.is_text THEN s.body ELSE '' END, CASE WHEN s.is_text THEN '' ELSE s.body END, false, s.sent_at, s.sent_at
+    FROM sent_emails s JOIN leads l ON l.id = s.lead_id LEFT JOIN email_accounts ea ON ea.id = s.email_account_id
+   WHERE s.lead_id IN (SELECT $2::text UNION SELECT source_lead_id FROM leads WHERE id = $2 AND source_lead_id IS NOT NULL)
+     AND ($3::text IS NULL OR s.id = $3)
+  ON CONFLICT DO NOTHING`;
