@@ -6,17 +6,20 @@ import { parseIntoClientConfig } from 'pg-connection-string';
 import { applyMigrations, createDatabase, newId } from '@outreach/db';
 import { CAMPAIGN_EMAILS_SQL, CAMPAIGN_VARIATIONS_SQL, executeOperation, operations, OPEN_RANGE, VARIATION_COUNTS_SQL, type Ctx } from '@outreach/core';
 import { createApp, createLogger, gatewayDeps, listen, loadEnv } from '@outreach/gateway';
-import { ensureSeed } from './seed';
+import { ensureSeed, type Seed } from './seed';
+import { pickBench, sendBench } from './sending';
 import { fmt, interleave, load, median, percentile, time, withLoopMonitor } from './measure';
 
 const url = process.env['BENCH_DATABASE_URL'] ?? process.env['DATABASE_URL'];
 if (!url) {
-  console.error('bench: set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL database the benchmark may fill (about 2 GB)');
+  console.error('bench: set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL database the benchmark may fill (about 3 GB)');
   process.exit(2);
 }
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-// BENCH_ONLY=upload,stats,emails,rps runs a subset.
-const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps').split(',').map((s) => s.trim()));
+// BENCH_ONLY=upload,stats,emails,rps,pick,send runs a subset.
+const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps,pick,send').split(',').map((s) => s.trim()));
+// The 1M-lead workspace and the gateway serve the first four; pick and send bring their own data.
+const needsMain = ['upload', 'stats', 'emails', 'rps'].some((name) => only.has(name));
 const say = (line: string) => console.log(line);
 
 const pool = new pg.Pool({ ...(parseIntoClientConfig(url) as pg.PoolConfig), max: 10 });
@@ -27,15 +30,20 @@ await pool.end();
 const db = await createDatabase({ url, poolSize: 10 });
 await applyMigrations({ db });
 const pool2 = new pg.Pool({ ...(parseIntoClientConfig(url) as pg.PoolConfig), max: 10 });
-const seed = await ensureSeed({ db, pool: pool2, log: say });
-
-const env = loadEnv({ NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000000', RATE_LIMIT_BURST: '100000000', DATABASE_URL: url });
-const log = createLogger({ level: 'warn' });
-const deps = gatewayDeps({ db, env, log, encryptionKey: Buffer.alloc(32, 7) });
-const server = await listen({ app: createApp({ deps, db, publicUrl: 'http://localhost', development: false }), port: 0, host: '127.0.0.1', log, shutdownTimeoutMs: 1000 });
-const actor = await deps.authenticator.authenticate(seed.apiKey);
-const ctx: Ctx = { ...deps.service, actor, requestId: 'bench' };
-const headers = { 'x-api-key': seed.apiKey, 'content-type': 'application/json' };
+let seed!: Seed;
+let server!: Awaited<ReturnType<typeof listen>>;
+let ctx!: Ctx;
+let headers!: Record<string, string>;
+if (needsMain) {
+  seed = await ensureSeed({ db, pool: pool2, log: say });
+  const env = loadEnv({ NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000000', RATE_LIMIT_BURST: '100000000', DATABASE_URL: url });
+  const log = createLogger({ level: 'warn' });
+  const deps = gatewayDeps({ db, env, log, encryptionKey: Buffer.alloc(32, 7) });
+  server = await listen({ app: createApp({ deps, db, publicUrl: 'http://localhost', development: false }), port: 0, host: '127.0.0.1', log, shutdownTimeoutMs: 1000 });
+  const actor = await deps.authenticator.authenticate(seed.apiKey);
+  ctx = { ...deps.service, actor, requestId: 'bench' };
+  headers = { 'x-api-key': seed.apiKey, 'content-type': 'application/json' };
+}
 const summary: string[] = [];
 
 say(`\nOutreach benchmarks on ${db.describe}; ${ROUNDS} interleaved rounds; medians unless stated.`);
@@ -229,8 +237,14 @@ if (only.has('rps')) {
   summary.push(`req/s vs raw (${fmt(rawRps, 0)}): REST ${fmt(median(results.rest) / rawRps)}, tRPC ${fmt(median(results.trpc) / rawRps)}, GraphQL ${fmt(median(results.graphql) / rawRps)}`);
 }
 
+// ── 5. picking the next sends ─────────────────────────────────────────────────────
+if (only.has('pick')) summary.push(await pickBench({ db, pool: pool2, rounds: ROUNDS, say }));
+
+// ── 6. sends per second into an SMTP sink ─────────────────────────────────────────
+if (only.has('send')) summary.push(await sendBench({ db, pool: pool2, rounds: ROUNDS, say }));
+
 say('\n## Summary');
 for (const line of summary) say(`  ${line}`);
-await server.close();
+if (needsMain) await server.close();
 await pool2.end();
 await db.close();

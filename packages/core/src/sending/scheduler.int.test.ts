@@ -147,7 +147,10 @@ describe('a small campaign over simulated days', () => {
     // Everyone is finished: leads COMPLETED, the campaign COMPLETED.
     const leads = await db.prisma.lead.findMany({ where: { id: { in: ids } } });
     expect(leads.map((l) => [l.status, l.currentStep, l.nextSendAt])).toEqual(ids.map(() => ['COMPLETED', 2, null]));
-    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } })).status).toBe('COMPLETED');
+    const done = await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } });
+    expect(done.status).toBe('COMPLETED');
+    // The campaign list's last_lead_sent is the last send.
+    expect(done.lastLeadSentAt).toEqual(sends[sends.length - 1]!.sentAt);
   }, 120_000);
 });
 

@@ -165,10 +165,18 @@ export const RECORD_SENT_SQL = `
      WHERE id = $6 AND pending_send_id = $1
     RETURNING status::text AS status
   ),
-  um AS (UPDATE email_accounts SET last_sent_at = $15::timestamptz WHERE id = $7 RETURNING 1),
-  uc AS (UPDATE campaigns SET last_lead_sent_at = $15::timestamptz WHERE id = $4 RETURNING 1)
+  um AS (UPDATE email_accounts SET last_sent_at = $15::timestamptz WHERE id = $7 RETURNING 1)
   SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT status FROM ul) AS lead_status,
-         (SELECT count(*) FROM um)::int + (SELECT count(*) FROM uc)::int AS touched`;
+         (SELECT count(*) FROM um)::int AS touched`;
+
+/**
+ * The campaigns' last send time, once per tick for all its sends: written per send, the
+ * parallel sends of one campaign would queue on its row.
+ * $1 campaign ids, $2 the send time.
+ */
+export const MARK_CAMPAIGNS_SENT_SQL = `
+  UPDATE campaigns SET last_lead_sent_at = $2::timestamptz
+   WHERE id = ANY($1::text[]) AND (last_lead_sent_at IS NULL OR last_lead_sent_at < $2::timestamptz)`;
 
 /** Bounces among a campaign's last 100 sends. */
 export const RECENT_BOUNCES_SQL = `

@@ -11,3 +11,4 @@ export * from './secret-box';
 export * from './mail-verifier';
 export * from './mail-sender';
 export * from './mailbox-reader';
+export * from './worker-loop';

@@ -13,6 +13,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
+import { startWorkerLoop } from '../shared/worker-loop';
 import { pinnedLookup, resolvePublicTarget, type LookupAll } from '../shared/outbound-guard';
 import { unitFraction } from '../sending/hash';
 import { emitWebhookEvent } from './webhook-outbox.service';
@@ -344,74 +345,33 @@ export interface WebhookWorker {
   /** Resolves after the next round has run (tests and the CLI). */
   nextRound(): Promise<WebhookRoundResult>;
 }
-
-/**
- * The webhook loop of the worker role: a round, then a pause of `intervalMs` (none when
- * the round claimed a full batch: there is more due right now). A failing round is logged
- * and retried with a growing pause (up to a minute), so a database restart does not spin.
- */
+/** The webhook loop of the worker role: a round every `intervalMs`, at once while rounds claim a full batch. */
 export function startWebhookWorker(options: { deps: ServiceDeps; intervalMs?: number; max?: number; timeoutMs?: number }): WebhookWorker {
   const { deps } = options;
   const intervalMs = options.intervalMs ?? 2_000;
   const max = options.max ?? 50;
   const log = deps.log.child({ component: 'webhook-worker' });
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  let waiters: ((r: WebhookRoundResult) => void)[] = [];
-  let failures = 0;
   const totals = { delivered: 0, failed: 0, retried: 0, disabled: 0 };
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wake = null;
-        resolve();
-      }, ms);
-      wake = () => {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      };
-    });
-
-  const loop = (async () => {
-    log.info({ intervalMs, max }, 'webhook worker started');
-    while (!stopping) {
-      let pause = intervalMs;
-      try {
-        const started = performance.now();
-        const result = await deliverDueWebhooks({ deps, max, timeoutMs: options.timeoutMs });
-        failures = 0;
-        totals.delivered += result.delivered;
-        totals.failed += result.failed;
-        totals.retried += result.retried;
-        totals.disabled += result.disabled;
-        if (result.claimed) log.info({ ...result, ms: Math.round(performance.now() - started), totals }, 'webhook round');
-        const current = waiters;
-        waiters = [];
-        for (const w of current) w(result);
-        if (result.claimed >= max) pause = 0;
-      } catch (error) {
-        failures += 1;
-        pause = Math.min(60_000, intervalMs * 2 ** Math.min(failures, 6));
-        log.error({ err: error, failures, retryInMs: pause }, 'webhook round failed');
-      }
-      if (!stopping && pause > 0) await sleep(pause);
-    }
-    log.info({ totals }, 'webhook worker stopped');
-  })();
-
+  log.info({ intervalMs, max }, 'webhook worker started');
+  const loop = startWorkerLoop({
+    log,
+    name: 'webhook round',
+    intervalMs,
+    round: () => deliverDueWebhooks({ deps, max, timeoutMs: options.timeoutMs }),
+    more: (result) => result.claimed >= max,
+    report: (result) => {
+      totals.delivered += result.delivered;
+      totals.failed += result.failed;
+      totals.retried += result.retried;
+      totals.disabled += result.disabled;
+      return result.claimed ? { ...result, totals } : null;
+    },
+  });
   return {
     async stop() {
-      stopping = true;
-      wake?.();
-      await loop;
+      await loop.stop();
+      log.info({ totals }, 'webhook worker stopped');
     },
-    nextRound() {
-      return new Promise<WebhookRoundResult>((resolve) => {
-        waiters.push(resolve);
-        wake?.();
-      });
-    },
+    nextRound: loop.next,
   };
 }

@@ -1,0 +1,610 @@
+// The sending engine's benchmarks (bench/README.md): `pick` times claimDueSends on the
+// seed of seed-sending.ts, `send` drives runSchedulerTick into a local SMTP sink.
+import pg from 'pg';
+import nodemailer from 'nodemailer';
+import { newId, type Database, type PrismaClient } from '@outreach/db';
+import {
+  claimDueSends,
+  compose,
+  createMailSender,
+  createOrganization,
+  DUE_LEADS_SQL,
+  LOCK_AND_COUNT_SQL,
+  runSchedulerTick,
+  type MailSender,
+  type OutgoingMessage,
+  type ServiceDeps,
+} from '@outreach/core';
+import { startSmtpServer, TestClock, testServiceDeps } from '@outreach/core/testing';
+import { ALL_WEEK_UTC, ensureSendingSeed, SEQUENCE } from './seed-sending';
+import { fmt, interleave, median, percentile, time } from './measure';
+
+type Say = (line: string) => void;
+
+// ── instrumenting the engine's database client ────────────────────────────────────────
+
+interface Call {
+  label: string;
+  start: number;
+  end: number;
+  sql?: string;
+  params?: unknown[];
+  rows?: number;
+}
+
+/** What each statement of the scheduler is, by its text. */
+function labelOf(sql: string): string {
+  if (sql === DUE_LEADS_SQL) return 'DUE_LEADS_SQL';
+  if (sql === LOCK_AND_COUNT_SQL) return 'LOCK_AND_COUNT_SQL';
+  if (/FROM campaigns c JOIN workspaces w/.test(sql)) return 'ACTIVE_CAMPAIGNS_SQL';
+  if (/FROM email_accounts WHERE id = ANY/.test(sql)) return 'CAMPAIGN_MAILBOXES_SQL';
+  if (/FROM additional_fields/.test(sql)) return 'ADDITIONAL_FIELDS_SQL';
+  if (/FROM sent_emails WHERE lead_id = ANY/.test(sql)) return 'THREAD_HISTORY_SQL';
+  if (/json_to_recordset/.test(sql) && /UPDATE leads l/.test(sql)) return 'APPLY_CLAIM_SQL';
+  if (/INSERT INTO sent_emails/.test(sql)) return 'RECORD_SENT_SQL';
+  if (/FROM webhooks h/.test(sql)) return 'webhook subscribers';
+  if (/FROM unibox_threads/.test(sql)) return 'unibox thread of the lead';
+  if (/SET status = 'COMPLETED'/.test(sql)) return 'COMPLETE_CAMPAIGNS_SQL';
+  return sql.trim().split(/\s+/).slice(0, 6).join(' ');
+}
+
+/**
+ * The client with every raw statement, model call and nested transaction timed into
+ * `calls` (a Proxy: the engine is unchanged and unaware).
+ */
+function instrument<T extends object>(client: T, calls: Call[]): T {
+  const timed = async <R>(label: string, run: () => Promise<R>, sql?: string, params?: unknown[]) => {
+    const start = performance.now();
+    const value = await run();
+    calls.push({ label, start, end: performance.now(), sql, params, rows: Array.isArray(value) ? value.length : undefined });
+    return value;
+  };
+  return new Proxy(client, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop === '$queryRawUnsafe' || prop === '$executeRawUnsafe') {
+        const fn = value as (sql: string, ...params: unknown[]) => Promise<unknown>;
+        return (sql: string, ...params: unknown[]) => timed(labelOf(sql), () => fn.call(target, sql, ...params), sql, params);
+      }
+      if (prop === '$transaction') {
+        const fn = value as (cb: (tx: unknown) => Promise<unknown>, o?: unknown) => Promise<unknown>;
+        return (cb: (tx: unknown) => Promise<unknown>, o?: unknown) =>
+          timed('$transaction (whole, with its statements)', () => fn.call(target, (tx: unknown) => cb(instrument(tx as object, calls)), o));
+      }
+      if (typeof prop === 'string' && !prop.startsWith('$') && value !== null && typeof value === 'object') {
+        const model = prop;
+        return new Proxy(value, {
+          get(delegate, method) {
+            const m = Reflect.get(delegate, method, delegate) as unknown;
+            if (typeof m !== 'function') return m;
+            return (...args: unknown[]) => timed(`${model}.${String(method)}`, () => (m as (...a: unknown[]) => Promise<unknown>).apply(delegate, args));
+          },
+        });
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** Milliseconds covered by at least one interval (overlapping calls counted once). */
+function covered(calls: { start: number; end: number }[]): number {
+  const sorted = [...calls].sort((a, b) => a.start - b.start);
+  let total = 0;
+  let end = -Infinity;
+  for (const c of sorted) {
+    if (c.end <= end) continue;
+    total += c.end - Math.max(c.start, end);
+    end = c.end;
+  }
+  return total;
+}
+
+/** Runs `fn` on a transaction client inside a transaction that is always rolled back. */
+async function rolledBack<T>(db: Database, fn: (client: PrismaClient) => Promise<T>): Promise<T> {
+  let result: { value: T } | null = null;
+  try {
+    await db.prisma.$transaction(
+      async (tx) => {
+        result = { value: await fn(tx as unknown as PrismaClient) };
+        throw new Error('bench rollback');
+      },
+      { timeout: 120_000, maxWait: 10_000 },
+    );
+  } catch (error) {
+    if (!result) throw error;
+  }
+  return (result as unknown as { value: T }).value;
+}
+
+/** A statement through pg inside BEGIN … ROLLBACK (FOR UPDATE takes locks), with jit off as in a claim; its time only. */
+async function pgRolledBack(pool: pg.Pool, sql: string, params: unknown[]) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL jit = off');
+    const t = await time(() => client.query(sql, params));
+    await client.query('ROLLBACK');
+    return t;
+  } finally {
+    client.release();
+  }
+}
+
+// ── pick ─────────────────────────────────────────────────────────────────────────────
+
+export async function pickBench(options: { db: Database; pool: pg.Pool; rounds: number; say: Say }): Promise<string> {
+  const { db, pool, say } = options;
+  const deps = testServiceDeps({ db });
+  const seed = await ensureSendingSeed({ db, pool, log: say, encryptedPassword: deps.secrets.encrypt('bench-password') });
+  const now = new Date(seed.now);
+  const scope = [seed.workspaceId];
+  const MAX_SENDS = 100;
+  const PER_ROUND = 20;
+  say(
+    `\n## Picking the next ${MAX_SENDS} sends (claimDueSends) among ${seed.leads.toLocaleString('en')} leads, ${seed.due.toLocaleString('en')} of them due, ` +
+      `${seed.campaignIds.length} campaigns on 10 of 100 mailboxes each`,
+  );
+
+  const claim = (client: PrismaClient, workspaceIds: string[] | undefined = scope, maxSends = MAX_SENDS) =>
+    claimDueSends({ deps: { ...deps, db: client }, now, maxSends, workspaceIds });
+
+  // A first claim, instrumented: checks what it claims, and captures the due-lead read's parameters.
+  const firstCalls: Call[] = [];
+  const first = await rolledBack(db, (tx) => claim(instrument(tx, firstCalls)));
+  const dueCall = firstCalls.find((c) => c.label === 'DUE_LEADS_SQL');
+  if (!dueCall?.params) throw new Error('pick: claimDueSends did not read due leads');
+  const dueParams = dueCall.params;
+  const [wantedIds, wantedN] = dueParams as [string[], number[]];
+  const firstIds = first.claims.map((c) => c.leadId).join();
+  say(
+    `  one claim: ${first.claims.length} sends claimed (${first.claims.filter((c) => c.step > 1).length} follow-ups), ${first.stopped} leads stopped, ` +
+      `${first.deferred} left for later; it read ${dueCall.rows} due leads (${wantedIds.length} campaigns × ${[...new Set(wantedN)].join('/')})`,
+  );
+
+  // Warm both sides, then interleave: PER_ROUND claims, PER_ROUND raw statements, per round.
+  for (let i = 0; i < 3; i++) {
+    await rolledBack(db, (tx) => claim(tx));
+    await pgRolledBack(pool, DUE_LEADS_SQL, dueParams);
+  }
+  let sameEveryRound = true;
+  const samples = { ours: [] as number[], pick: [] as number[], raw: [] as number[] };
+  // The pick alone: the claim's due-work read, as the engine issues it (its client, its transaction settings, its parameters).
+  const enginePick = (tx: PrismaClient) =>
+    time(async () => {
+      await tx.$executeRawUnsafe('SET LOCAL jit = off');
+      return tx.$queryRawUnsafe<unknown[]>(DUE_LEADS_SQL, ...dueParams);
+    });
+  const results = await interleave({
+    rounds: options.rounds,
+    cases: {
+      ours: async () => {
+        const ms: number[] = [];
+        for (let i = 0; i < PER_ROUND; i++) {
+          const t = await rolledBack(db, (tx) => time(() => claim(tx)));
+          if (t.value.claims.map((c) => c.leadId).join() !== firstIds) sameEveryRound = false;
+          ms.push(t.ms);
+        }
+        samples.ours.push(...ms);
+        return median(ms);
+      },
+      pick: async () => {
+        const ms: number[] = [];
+        for (let i = 0; i < PER_ROUND; i++) ms.push((await rolledBack(db, enginePick)).ms);
+        samples.pick.push(...ms);
+        return median(ms);
+      },
+      raw: async () => {
+        const ms: number[] = [];
+        for (let i = 0; i < PER_ROUND; i++) ms.push((await pgRolledBack(pool, DUE_LEADS_SQL, dueParams)).ms);
+        samples.raw.push(...ms);
+        return median(ms);
+      },
+    },
+  });
+  const p50 = percentile(samples.ours, 50);
+  const p95 = percentile(samples.ours, 95);
+  const rawP50 = percentile(samples.raw, 50);
+  const pickP50 = percentile(samples.pick, 50);
+  const pickP95 = percentile(samples.pick, 95);
+  say(`  the pick: the claim's due-work read (DUE_LEADS_SQL through the engine's Prisma client, jit off, rolled back; ${samples.pick.length} runs): p50 ${fmt(pickP50)} ms, p95 ${fmt(pickP95)} ms`);
+  say(`  raw DUE_LEADS_SQL through pg, same campaigns and counts (BEGIN … ROLLBACK, jit off): p50 ${fmt(rawP50)} ms, p95 ${fmt(percentile(samples.raw, 95))} ms`);
+  say(`  the whole claim, claimDueSends (pick + limits and locks + compose + claim writes, rolled back; ${samples.ours.length} claims): p50 ${fmt(p50)} ms, p95 ${fmt(p95)} ms   round medians: ${results.ours.map((x) => fmt(x)).join(', ')}`);
+  say(
+    `  pick ratio engine/raw ${fmt(pickP50 / rawP50)}; pick target p50 ≤ 5 ms: ${pickP50 <= 5 ? 'met' : 'MISSED'}; whole claim / raw pick ${fmt(p50 / rawP50)}; ` +
+      `every claim picked the same ${first.claims.length} leads: ${sameEveryRound ? 'yes' : 'NO'}`,
+  );
+
+  const planRows = await (async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL jit = off');
+      const r = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${DUE_LEADS_SQL}`, dueParams);
+      await client.query('ROLLBACK');
+      return r.rows.map((row: Record<string, string>) => row['QUERY PLAN'] as string);
+    } finally {
+      client.release();
+    }
+  })();
+  say('  plan of DUE_LEADS_SQL:');
+  for (const line of planRows) say(`    ${line}`);
+  const usesIndex = planRows.some((l) => l.includes('leads_due_idx'));
+  say(`  leads_due_idx in the plan: ${usesIndex ? 'yes' : 'NO'}`);
+
+  // ── where a claim's time goes ──
+  say('\n  profile of one claim (medians of 20 instrumented claims; client-side times through Prisma, server times from EXPLAIN ANALYZE):');
+  const byLabel = new Map<string, { ms: number[]; rows: number[]; sql?: string; params?: unknown[] }>();
+  const outside: number[] = [];
+  const totals: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const calls: Call[] = [];
+    const t = await rolledBack(db, (tx) => time(() => claim(instrument(tx, calls))));
+    totals.push(t.ms);
+    const statements = calls.filter((c) => !c.label.startsWith('$transaction'));
+    outside.push(t.ms - covered(statements));
+    const perLabel = new Map<string, Call[]>();
+    for (const c of statements) perLabel.set(c.label, [...(perLabel.get(c.label) ?? []), c]);
+    for (const [label, cs] of perLabel) {
+      const entry = byLabel.get(label) ?? { ms: [], rows: [], sql: cs[0]!.sql, params: cs[0]!.params };
+      entry.ms.push(cs.reduce((s, c) => s + (c.end - c.start), 0));
+      entry.rows.push(cs.reduce((s, c) => s + (c.rows ?? 0), 0));
+      byLabel.set(label, entry);
+    }
+  }
+  const serverMs = async (sql: string, params: unknown[], jit: boolean) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      if (!jit) await client.query('SET LOCAL jit = off');
+      // The median of 5 runs, each rolled back to a savepoint so every run sees the same rows.
+      const runs: { exec: number; planning: number; jit: number }[] = [];
+      for (let i = 0; i < 5; i++) {
+        await client.query('SAVEPOINT run');
+        const r = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+        await client.query('ROLLBACK TO SAVEPOINT run');
+        const plan = (r.rows[0] as { 'QUERY PLAN': { 'Execution Time': number; 'Planning Time': number; JIT?: { Timing: { Total: number } } }[] })['QUERY PLAN'][0]!;
+        runs.push({ exec: plan['Execution Time'], planning: plan['Planning Time'], jit: plan.JIT?.Timing.Total ?? 0 });
+      }
+      await client.query('ROLLBACK');
+      runs.sort((a, b) => a.exec - b.exec);
+      return runs[2]!;
+    } catch {
+      await client.query('ROLLBACK').catch(() => {});
+      return null;
+    } finally {
+      client.release();
+    }
+  };
+  say(`    ${'statement'.padEnd(34)} ${'client ms'.padStart(9)} ${'server exec'.padStart(11)} ${'of it JIT'.padStart(9)} ${'exec, jit off'.padStart(13)} ${'planning'.padStart(8)} ${'rows'.padStart(6)}`);
+  const dash = (n: number | undefined) => (n === undefined ? '-' : fmt(n));
+  for (const [label, e] of byLabel) {
+    const server = e.sql ? await serverMs(e.sql, e.params ?? [], true) : null;
+    const noJit = e.sql ? await serverMs(e.sql, e.params ?? [], false) : null;
+    say(
+      `    ${label.padEnd(34)} ${fmt(median(e.ms)).padStart(9)} ${dash(server?.exec).padStart(11)} ${dash(server?.jit).padStart(9)} ${dash(noJit?.exec).padStart(13)} ${dash(server?.planning).padStart(8)} ${String(median(e.rows)).padStart(6)}`,
+    );
+  }
+  say(`    ${'outside SQL (JS: plans, compose…)'.padEnd(34)} ${fmt(median(outside)).padStart(9)}`);
+  say(`    ${'total'.padEnd(34)} ${fmt(median(totals)).padStart(9)}`);
+
+  // Reading about 2 × maxSends leads in all instead of up to 2 per free mailbox of every campaign.
+  const fewer = [wantedIds, wantedN.map((n) => Math.min(n, Math.ceil((2 * MAX_SENDS) / wantedIds.length))), ...dueParams.slice(2)];
+  const dueSmall = await serverMs(DUE_LEADS_SQL, fewer, false);
+  const dueFull = await serverMs(DUE_LEADS_SQL, dueParams, false);
+  say(
+    `    DUE_LEADS_SQL server time with jit off: ${fmt(dueFull?.exec ?? NaN)} ms for ${wantedN.reduce((a, b) => a + b, 0)} leads, ` +
+      `${fmt(dueSmall?.exec ?? NaN)} ms for ${(fewer[1] as number[]).reduce((a, b) => a + b, 0)} (about 2 × ${MAX_SENDS} in all)`,
+  );
+
+  // The CPU part: composing the claimed messages alone.
+  const v = SEQUENCE.variations[1]![0]!;
+  const composeAll = async () => {
+    for (let i = 0; i < MAX_SENDS; i++) {
+      compose({
+        subject: v.subject,
+        body: v.body,
+        variables: { first_name: `Lead${i}`, company_name: `Company ${i}`, sender_first_name: 'Sender', email: `lead${i}@x.example.com` },
+        seed: `lead${i}:1`,
+        sendAsText: false,
+        previous: null,
+        pixelUrl: 'https://outreach.test/t/o/abc',
+        unsubscribe: { url: 'https://outreach.test/t/u/abc', text: 'Unsubscribe' },
+      });
+    }
+  };
+  const composeRuns: number[] = [];
+  for (let run = 0; run < 10; run++) composeRuns.push((await time(composeAll)).ms);
+  say(`    compose() of ${MAX_SENDS} first steps alone (no database): p50 ${fmt(median(composeRuns))} ms`);
+
+  // Variants: as the worker runs it (every workspace), and every campaign on all 100 mailboxes.
+  const timedVariant = async (prepare: ((tx: PrismaClient) => Promise<unknown>) | null, workspaceIds: string[] | undefined, maxSends = MAX_SENDS) => {
+    const ms: number[] = [];
+    let read = 0;
+    for (let i = 0; i < 10; i++) {
+      const r = await rolledBack(db, async (tx) => {
+        if (prepare) await prepare(tx);
+        const calls: Call[] = [];
+        const t = await time(() => claim(instrument(tx, calls), workspaceIds, maxSends));
+        return { ms: t.ms, read: calls.find((c) => c.label === 'DUE_LEADS_SQL')?.rows ?? 0, claimed: t.value.claims.length };
+      });
+      ms.push(r.ms);
+      read = r.read;
+    }
+    return { p50: median(ms), read };
+  };
+  const active = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM campaigns WHERE status = 'ACTIVE'`);
+  const unscoped = await timedVariant(null, undefined);
+  say(`    variant, unscoped as the worker runs it (all ${active.rows[0]!.n} ACTIVE campaigns of the database): p50 ${fmt(unscoped.p50)} ms`);
+  const allMailboxes = await timedVariant(
+    (tx) =>
+      tx.$executeRawUnsafe(
+        `INSERT INTO campaign_email_accounts (campaign_id, email_account_id)
+         SELECT c.id, e.id FROM campaigns c, email_accounts e WHERE c.workspace_id = $1 AND e.workspace_id = $1 ON CONFLICT DO NOTHING`,
+        seed.workspaceId,
+      ),
+    scope,
+  );
+  say(`    variant, every campaign on all 100 mailboxes: p50 ${fmt(allMailboxes.p50)} ms, reading ${allMailboxes.read} due leads for ${MAX_SENDS} sends`);
+  const ten = await timedVariant(null, scope, 10);
+  say(`    variant, maxSends = 10 (a tick of 10 mailboxes): p50 ${fmt(ten.p50)} ms, still reading ${ten.read} due leads`);
+
+  // What one statement costs before it does anything: SELECT 1 each way.
+  const roundTrip = async (fn: () => Promise<unknown>) => {
+    const ms: number[] = [];
+    for (let i = 0; i < 50; i++) ms.push((await time(fn)).ms);
+    return median(ms);
+  };
+  const viaPool = await roundTrip(() => pool.query('SELECT 1'));
+  const viaClient = await roundTrip(() => db.prisma.$queryRawUnsafe('SELECT 1'));
+  const viaTx = await rolledBack(db, (tx) => roundTrip(() => tx.$queryRawUnsafe('SELECT 1')));
+  say(`    SELECT 1: through pg ${fmt(viaPool)} ms, Prisma $queryRawUnsafe ${fmt(viaClient)} ms, the same inside an interactive transaction ${fmt(viaTx)} ms`);
+
+  return (
+    `pick next ${MAX_SENDS} of ${(seed.due / 1e6).toFixed(2)}M due: p50 ${fmt(pickP50)} ms, p95 ${fmt(pickP95)} ms (≤ 5 ms p50${pickP50 <= 5 ? '' : ', MISSED'}), ` +
+    `raw ${fmt(rawP50)} ms, ratio ${fmt(pickP50 / rawP50)}, leads_due_idx ${usesIndex ? 'yes' : 'NO'}; whole claim p50 ${fmt(p50)} ms, p95 ${fmt(p95)} ms`
+  );
+}
+
+// ── send ─────────────────────────────────────────────────────────────────────────────
+
+const SEND_MAILBOXES = 10;
+const SEND_LEADS = 2_000;
+
+/** A MailSender that times each send and keeps the messages (the raw side sends the same ones). */
+function recording(inner: MailSender) {
+  const messages: { mailboxId: string; message: OutgoingMessage }[] = [];
+  const spans: { start: number; end: number }[] = [];
+  const sender: MailSender = {
+    async send(o) {
+      const start = performance.now();
+      const outcome = await inner.send(o);
+      spans.push({ start, end: performance.now() });
+      if (outcome.status !== 'sent') throw new Error(`send: the sink answered ${JSON.stringify(outcome)}`);
+      messages.push({ mailboxId: o.mailboxId, message: o.message });
+      return outcome;
+    },
+    close: () => inner.close(),
+  };
+  return { sender, messages, spans };
+}
+
+export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: number; say: Say }): Promise<string> {
+  const { db, pool, say } = options;
+  say(`\n## Sends per second into a local SMTP sink: ${SEND_LEADS.toLocaleString('en')} first steps from ${SEND_MAILBOXES} mailboxes, the engine's ticks (+61 s each) vs nodemailer`);
+  // Runs that died left their organization behind; it is of no use to anyone.
+  await pool.query(`DELETE FROM organizations WHERE name LIKE 'bench-send-run-%'`);
+  const emails = Array.from({ length: SEND_MAILBOXES }, (_, k) => `sender${k + 1}@sink${(k % 3) + 1}.example.com`);
+  const passwords = Object.fromEntries(emails.map((e, k) => [e, `password-${k + 1}`]));
+  const sink = await startSmtpServer({ users: passwords });
+  const clock = new TestClock(new Date('2026-03-02T06:00:00.000Z'));
+  const rec = recording(createMailSender());
+  const deps: ServiceDeps = testServiceDeps({ db, clock, smtp: rec.sender });
+  const org = await createOrganization({ db: db.prisma, name: `bench-send-run-${Date.now()}`, workspaceName: 'bench send', leadAllowance: 100_000_000 });
+  const ws = org.workspaceId;
+  try {
+    const mailboxIds = emails.map(() => newId());
+    await db.prisma.emailAccount.createMany({
+      data: emails.map((email, k) => ({
+        id: mailboxIds[k]!,
+        organizationId: org.organizationId,
+        workspaceId: ws,
+        email,
+        emailNormalized: email,
+        firstName: `Sender${k + 1}`,
+        lastName: 'Bench',
+        smtpHost: '127.0.0.1',
+        smtpPort: sink.port,
+        smtpUsername: email,
+        smtpPasswordEnc: deps.secrets.encrypt(passwords[email]!),
+        imapHost: '127.0.0.1',
+        imapPort: 1,
+        imapUsername: email,
+        imapPasswordEnc: deps.secrets.encrypt(passwords[email]!),
+        dailyLimit: 100_000,
+        sendingGap: 0,
+        signature: `<p>Sender ${k + 1}<br>Bench Inc.</p>`,
+      })),
+    });
+
+    /** A fresh ACTIVE campaign of two steps on the 10 mailboxes, with `leads` leads due now. */
+    const newCampaign = async (leads: number, tag: string) => {
+      const id = newId();
+      await db.prisma.campaign.create({
+        data: {
+          id,
+          organizationId: org.organizationId,
+          workspaceId: ws,
+          name: `send bench ${tag}`,
+          status: 'ACTIVE',
+          dailyLimit: 100_000,
+          openTracking: true,
+          unsubscribeLink: true,
+          schedule: ALL_WEEK_UTC,
+        },
+      });
+      for (const step of [1, 2]) {
+        const stepId = newId();
+        await db.prisma.sequenceStep.create({ data: { id: stepId, workspaceId: ws, campaignId: id, step, waitTime: SEQUENCE.waitDays[step]! } });
+        await db.prisma.variation.createMany({
+          data: SEQUENCE.variations[step]!.map((v, i) => ({ id: newId(), workspaceId: ws, campaignId: id, stepId, label: 'AB'[i]!, subject: v.subject, body: v.body })),
+        });
+      }
+      await db.prisma.campaignEmailAccount.createMany({ data: mailboxIds.map((emailAccountId) => ({ campaignId: id, emailAccountId })) });
+      await pool.query(
+        `INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, first_name, last_name, company_name, custom_variables,
+                            next_send_at, created_at, updated_at)
+         SELECT $4 || lpad(to_hex(n), 12, '0'), $1, $2, $3, e, e, 'Lead' || n, 'Surname', 'Company ' || (n % 500),
+                CASE WHEN n % 4 = 0 THEN jsonb_build_object('personalization', 'Loved your talk on outbound at SaaStr, Lead' || n || '.') ELSE '{}'::jsonb END,
+                $5::timestamptz - interval '1 day' + n * interval '1 second', $5::timestamptz - interval '1 day', $5::timestamptz - interval '1 day'
+           FROM generate_series(1, ${leads}) n, LATERAL (SELECT 'lead' || n || '-' || $6 || '@recipient' || (n % 50) || '.example.com' AS e) x`,
+        [org.organizationId, ws, id, id.slice(0, 12), clock.now().toISOString(), tag],
+      );
+      return id;
+    };
+
+    /** Ticks until `leads` first steps are out; the campaign is paused afterwards so the next round starts alike. */
+    const engineRound = async (leads: number, tag: string, day: number, calls?: Call[]) => {
+      const tickDeps = calls ? { ...deps, db: instrument(db.prisma, calls) } : deps;
+      clock.at = new Date(Date.parse('2026-03-02T06:00:00.000Z') + day * 86_400_000);
+      const campaignId = await newCampaign(leads, tag);
+      const before = sink.messages.length;
+      rec.messages.length = 0;
+      rec.spans.length = 0;
+      const ticks: { start: number; end: number; firstSend: number; lastSend: number }[] = [];
+      let sent = 0;
+      let idle = 0;
+      const t0 = performance.now();
+      while (sent < leads) {
+        const spansBefore = rec.spans.length;
+        const start = performance.now();
+        const r = await runSchedulerTick({ deps: tickDeps, workspaceIds: [ws] });
+        const end = performance.now();
+        const spans = rec.spans.slice(spansBefore);
+        if (spans.length) ticks.push({ start, end, firstSend: Math.min(...spans.map((s) => s.start)), lastSend: Math.max(...spans.map((s) => s.end)) });
+        sent += r.sent;
+        if (r.claimed === 0 && ++idle > 5) throw new Error(`send: the engine stopped claiming after ${sent} sends`);
+        if (r.bounced || r.deferred || r.disconnected) throw new Error(`send: unexpected outcome ${JSON.stringify(r)}`);
+        clock.advance(61_000);
+      }
+      const ms = performance.now() - t0;
+      await db.prisma.campaign.update({ where: { id: campaignId }, data: { status: 'PAUSED' } });
+      if (sink.messages.length - before !== leads) throw new Error(`send: the sink received ${sink.messages.length - before} messages, not ${leads}`);
+      const bytes = sink.messages.slice(before).reduce((s, m) => s + m.raw.length, 0);
+      sink.messages.length = 0;
+      return { perSecond: (leads / ms) * 1000, ms, ticks, bytes, messages: [...rec.messages] };
+    };
+
+    /** The same messages, from the same mailboxes, straight through nodemailer pools (the engine's pool settings). */
+    const rawRound = async (messages: { mailboxId: string; message: OutgoingMessage }[], inFlight: number) => {
+      const before = sink.messages.length;
+      const transports = new Map(
+        mailboxIds.map((id, k) => [
+          id,
+          nodemailer.createTransport({ pool: true, maxConnections: 2, maxMessages: 100, host: '127.0.0.1', port: sink.port, secure: false, auth: { user: emails[k]!, pass: passwords[emails[k]!]! } }),
+        ]),
+      );
+      const sendOne = ({ mailboxId, message }: { mailboxId: string; message: OutgoingMessage }) =>
+        transports.get(mailboxId)!.sendMail({
+          from: { name: message.from.name, address: message.from.address },
+          to: message.to,
+          replyTo: message.replyTo ?? undefined,
+          subject: message.subject,
+          html: message.html ?? undefined,
+          text: message.text,
+          messageId: `<${message.messageId}>`,
+          inReplyTo: message.inReplyTo,
+          references: message.references,
+          headers: message.headers,
+        });
+      const t0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(inFlight, messages.length) }, async () => {
+          while (next < messages.length) await sendOne(messages[next++]!);
+        }),
+      );
+      const ms = performance.now() - t0;
+      for (const t of transports.values()) t.close();
+      if (sink.messages.length - before !== messages.length) throw new Error(`send (raw): the sink received ${sink.messages.length - before} messages, not ${messages.length}`);
+      sink.messages.length = 0;
+      return (messages.length / ms) * 1000;
+    };
+
+    // Warm-up, not counted: JIT, pools, caches.
+    const warm = await engineRound(200, 'warm', 0);
+    await rawRound(warm.messages, 2000);
+
+    let last: Awaited<ReturnType<typeof engineRound>> | null = null;
+    const tickStats: { claim: number[]; deliver: number[]; after: number[]; tick: number[] } = { claim: [], deliver: [], after: [], tick: [] };
+    const results = await interleave({
+      rounds: options.rounds,
+      cases: {
+        ours: async (round) => {
+          last = await engineRound(SEND_LEADS, `r${round}`, round + 1);
+          for (const t of last.ticks) {
+            tickStats.claim.push(t.firstSend - t.start);
+            tickStats.deliver.push(t.end - t.firstSend);
+            tickStats.after.push(t.end - t.lastSend);
+            tickStats.tick.push(t.end - t.start);
+          }
+          return last.perSecond;
+        },
+        raw: () => rawRound(last!.messages, SEND_LEADS),
+        rawTenInFlight: () => rawRound(last!.messages, SEND_MAILBOXES),
+      },
+    });
+    const ours = median(results.ours);
+    const raw = median(results.raw);
+    const done = last as Awaited<ReturnType<typeof engineRound>> | null;
+    const avgBytes = done ? done.bytes / SEND_LEADS : 0;
+    say(`  messages: ${fmt(avgBytes, 0)} bytes on average (HTML + text, pixel, unsubscribe link and headers), ${SEND_LEADS} recipients, ${SEND_MAILBOXES} mailboxes, sending gap 0 (0–60 s jitter)`);
+    say(`  engine, runSchedulerTick with a clock advanced 61 s per tick (${done?.ticks.length ?? 0} ticks): ${fmt(ours, 0)} sends/s   rounds: ${results.ours.map((x) => fmt(x, 0)).join(', ')}`);
+    say(`  raw nodemailer, one pooled transport per mailbox (2 connections, 100 messages each), all ${SEND_LEADS} queued at once: ${fmt(raw, 0)} sends/s   rounds: ${results.raw.map((x) => fmt(x, 0)).join(', ')}`);
+    say(`  for scale, raw with ${SEND_MAILBOXES} in flight (one per mailbox, as a tick sends): ${fmt(median(results.rawTenInFlight), 0)} sends/s`);
+    say(`  ratio ours/raw ${fmt(ours / raw)} (reported)`);
+    say(
+      `  a tick (${SEND_MAILBOXES} sends), p50: ${fmt(median(tickStats.tick))} ms = claim ${fmt(median(tickStats.claim))} ms + deliver and record ${fmt(median(tickStats.deliver))} ms ` +
+        `(of which after the last SMTP answer ${fmt(median(tickStats.after))} ms: its record, completeFinishedCampaigns)`,
+    );
+
+    // Where a tick's time goes: one more round (not counted) with the database client instrumented.
+    const calls: Call[] = [];
+    // Meanwhile, what the backends recording sends wait on (pg_stat_activity, every few ms).
+    const waits = new Map<string, number>();
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const r = await pool.query<{ w: string }>(
+          `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') AS w FROM pg_stat_activity
+            WHERE datname = current_database() AND state = 'active' AND query LIKE '%INSERT INTO sent_emails%' AND pid <> pg_backend_pid()`,
+        );
+        for (const { w } of r.rows) waits.set(w, (waits.get(w) ?? 0) + 1);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    const profiled = await engineRound(500, 'profile', options.rounds + 1, calls).finally(() => {
+      polling = false;
+    });
+    await poller;
+    const perTick = new Map<string, number[]>();
+    for (const c of calls) perTick.set(c.label, [...(perTick.get(c.label) ?? []), c.end - c.start]);
+    say(`  statements of ${profiled.ticks.length} instrumented ticks (client-side ms through Prisma; the ${SEND_MAILBOXES} deliveries of a tick record in parallel):`);
+    say(`    ${'statement'.padEnd(42)} ${'per tick'.padStart(8)} ${'min ms'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)}`);
+    for (const [label, ms] of [...perTick].sort((a, b) => b[1].reduce((x, y) => x + y, 0) - a[1].reduce((x, y) => x + y, 0))) {
+      say(
+        `    ${label.padEnd(42)} ${fmt(ms.length / profiled.ticks.length, 1).padStart(8)} ${fmt(Math.min(...ms)).padStart(7)} ${fmt(percentile(ms, 50)).padStart(7)} ${fmt(percentile(ms, 95)).padStart(7)}`,
+      );
+    }
+    const sampled = [...waits.values()].reduce((a, b) => a + b, 0);
+    say(
+      `  RECORD_SENT_SQL backends seen ${sampled} times: ` +
+        [...waits].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${fmt((100 * n) / sampled, 0)}%`).join(', ') +
+        ' (Lock:* = waiting for another send’s transaction: all of a tick’s records update the same campaigns row)',
+    );
+    return `send ${SEND_LEADS} via ${SEND_MAILBOXES} mailboxes: engine ${fmt(ours, 0)} sends/s, raw nodemailer ${fmt(raw, 0)} sends/s, ratio ${fmt(ours / raw)} (reported)`;
+  } finally {
+    await rec.sender.close();
+    await sink.close();
+    await pool.query('DELETE FROM organizations WHERE id = $1', [org.organizationId]);
+  }
+}

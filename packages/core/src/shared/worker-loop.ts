@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+
+export interface WorkerLoop<R> {
+  /** Finishes the round in progress (its outcomes are recorded), then stops. */
+  stop(): Promise<void>;
+  /** Wakes the loop and resolves after its next round has run (tests and the CLI). */
+  next(): Promise<R>;
+}
+
+/**
+ * A worker's main loop: a round, then a pause of `intervalMs`, or none when `more` says
+ * the round filled its batch (more is due right now). A failing round is logged and
+ * retried after a growing pause (up to a minute), so a database restart does not spin.
+ */
+export function startWorkerLoop<R>(options: {
+  log: Logger;
+  /** What a round is called in the log ("tick", "webhook round"). */
+  name: string;
+  intervalMs: number;
+  round: () => Promise<R>;
+  more: (result: R) => boolean;
+  /** Called after each round; the fields of its log line, or null for a round not worth a line. */
+  report: (result: R) => Record<string, unknown> | null;
+}): WorkerLoop<R> {
+  const { log, name, intervalMs } = options;
+  let stopping = false;
+  let wake: (() => void) | null = null;
+  let waiters: ((result: R) => void)[] = [];
+  let failures = 0;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+    });
+
+  const loop = (async () => {
+    while (!stopping) {
+      let pause = intervalMs;
+      try {
+        const started = performance.now();
+        const result = await options.round();
+        failures = 0;
+        const fields = options.report(result);
+        if (fields) log.info({ ...fields, ms: Math.round(performance.now() - started) }, name);
+        const current = waiters;
+        waiters = [];
+        for (const w of current) w(result);
+        if (options.more(result)) pause = 0;
+      } catch (error) {
+        failures += 1;
+        pause = Math.min(60_000, intervalMs * 2 ** Math.min(failures, 6));
+        log.error({ err: error, failures, retryInMs: pause }, `${name} failed`);
+      }
+      if (!stopping && pause > 0) await sleep(pause);
+    }
+  })();
+
+  return {
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+    },
+    next() {
+      return new Promise<R>((resolve) => {
+        waiters.push(resolve);
+        wake?.();
+      });
+    },
+  };
+}
