@@ -164,6 +164,9 @@ describe('limits across campaigns and stops at send time', () => {
     const leads1 = [await t.lead(c1.id, 'x1@one.test'), await t.lead(c1.id, 'x2@one.test'), await t.lead(c1.id, 'x3@one.test')];
     const leads2 = [await t.lead(c2.id, 'y1@two.test'), await t.lead(c2.id, 'y2@two.test'), await t.lead(c2.id, 'y3@blocked.test')];
     await db.prisma.blocklistEntry.create({ data: { id: newId(), workspaceId: t.ws, value: 'blocked.test', isDomain: true } });
+    await db.prisma.blocklistEntry.create({ data: { id: newId(), workspaceId: t.ws, value: 'x2@one.test', isDomain: false } });
+    // An address entry that reads like a domain blocks no one at that domain.
+    await db.prisma.blocklistEntry.create({ data: { id: newId(), workspaceId: t.ws, value: 'two.test', isDomain: false } });
     await db.prisma.lead.update({ where: { id: leads1[2]! }, data: { status: 'UNSUBSCRIBED' } });
 
     // Two hours of ticks: carol may send 4 e-mails today across both campaigns.
@@ -173,9 +176,12 @@ describe('limits across campaigns and stops at send time', () => {
     const blocked = await db.prisma.lead.findUniqueOrThrow({ where: { id: leads2[2]! } });
     expect([blocked.status, blocked.nextSendAt]).toEqual(['SKIPPED', null]);
     expect(blocked.statusReason).toContain('blocklist');
+    const blockedAddress = await db.prisma.lead.findUniqueOrThrow({ where: { id: leads1[1]! } });
+    expect([blockedAddress.status, blockedAddress.nextSendAt]).toEqual(['SKIPPED', null]);
+    expect((await messagesTo(['y1@two.test', 'y2@two.test'])).length).toBeGreaterThan(0);
     const unsubscribed = await db.prisma.lead.findUniqueOrThrow({ where: { id: leads1[2]! } });
     expect([unsubscribed.status, unsubscribed.nextSendAt, unsubscribed.currentStep]).toEqual(['UNSUBSCRIBED', null, 0]);
-    expect((await messagesTo(['y3@blocked.test', 'x3@one.test'])).length).toBe(0);
+    expect((await messagesTo(['y3@blocked.test', 'x3@one.test', 'x2@one.test'])).length).toBe(0);
 
     // A lead that replies is not sent its follow-up (stop_on_lead_replied is on by default).
     const replied = { leadId: (await db.prisma.lead.findFirstOrThrow({ where: { campaignId: { in: [c1.id, c2.id] }, currentStep: 1, nextSendAt: { not: null } } })).id };

@@ -79,9 +79,11 @@ export const DUE_LEADS_SQL = `
          l.company_website, l.job_title, l.phone_number, l.address_line, l.city, l.state, l.country,
          l.country_code, l.network_person_url, l.network_company_url, l.custom_variables,
          l.pending_send_id, l.pending_variation_id, l.send_attempts, l.claimed_at, l.source_lead_id, l.next_send_at,
+         -- One index probe for both keys (an OR of two would be a BitmapOr per lead).
          EXISTS (SELECT 1 FROM blocklist_entries b
                   WHERE b.workspace_id = l.workspace_id
-                    AND (b.value = l.email_normalized OR (b.is_domain AND b.value = split_part(l.email_normalized, '@', 2)))) AS blocked
+                    AND b.value IN (l.email_normalized, split_part(l.email_normalized, '@', 2))
+                    AND (b.value = l.email_normalized OR b.is_domain)) AS blocked
     FROM unnest($1::text[], $2::int[]) AS c(id, n)
    CROSS JOIN LATERAL (
      SELECT * FROM leads l

@@ -143,6 +143,10 @@ interface CampaignPlan {
   dayStart: Date;
   /** Start of today in the workspace's zone (mailbox limits). */
   mailboxDayStart: Date;
+  /** The first sending window after the campaign's day (its daily limit is reached). */
+  afterCampaignDay: () => Date;
+  /** The first sending window after the mailboxes' day (their daily limits are reached). */
+  afterMailboxDay: () => Date;
 }
 
 /** One e-mail a worker has claimed and must deliver, then record. */
@@ -180,12 +184,10 @@ export interface ClaimResult {
 
 // --- helpers ------------------------------------------------------------------------------
 
-function dayStartIn(timezone: string, at: Date): Date {
-  return dayBounds({ timezone, at }).start;
-}
-
-function nextDayStartIn(timezone: string, at: Date): Date {
-  return dayBounds({ timezone, at }).next;
+/** `fn`'s value, computed on the first call only. */
+function once<T>(fn: () => T): () => T {
+  let value: { v: T } | null = null;
+  return () => (value ??= { v: fn() }).v;
 }
 
 
@@ -262,6 +264,14 @@ export async function claimDueSends(options: { deps: ServiceDeps; now: Date; max
   const db = deps.db;
 
   const campaignRows = await db.$queryRawUnsafe<CampaignRow[]>(ACTIVE_CAMPAIGNS_SQL, options.workspaceIds ?? null);
+  // Zone arithmetic goes through Intl and costs microseconds a call; every campaign of a
+  // zone shares its day, so each zone's is worked out once a claim.
+  const days = new Map<string, { start: Date; next: Date }>();
+  const dayIn = (timezone: string) => {
+    let bounds = days.get(timezone);
+    if (!bounds) days.set(timezone, (bounds = dayBounds({ timezone, at: now })));
+    return bounds;
+  };
   const plans = new Map<string, CampaignPlan>();
   for (const row of campaignRows) {
     if (!row.schedule) continue;
@@ -275,8 +285,10 @@ export async function claimDueSends(options: { deps: ServiceDeps; now: Date; max
     plans.set(row.id, {
       row,
       schedule,
-      dayStart: dayStartIn(schedule.timezone, now),
-      mailboxDayStart: dayStartIn(row.workspace_timezone, now),
+      dayStart: dayIn(schedule.timezone).start,
+      mailboxDayStart: dayIn(row.workspace_timezone).start,
+      afterCampaignDay: once(() => nextWindowStart({ schedule, after: dayIn(schedule.timezone).next }) ?? new Date(now.getTime() + DAY_MS)),
+      afterMailboxDay: once(() => nextWindowStart({ schedule, after: dayIn(row.workspace_timezone).next }) ?? new Date(now.getTime() + DAY_MS)),
     });
   }
   if (!plans.size) return { claims: [], stopped: 0, deferred: 0, openCampaigns: 0 };
@@ -403,7 +415,7 @@ export async function claimDueSends(options: { deps: ServiceDeps; now: Date; max
         continue;
       }
       if (left.total <= 0) {
-        later(lead, nextWindowStart({ schedule: plan.schedule, after: nextDayStartIn(plan.schedule.timezone, now) }) ?? new Date(now.getTime() + DAY_MS));
+        later(lead, plan.afterCampaignDay());
         continue;
       }
 
@@ -415,7 +427,7 @@ export async function claimDueSends(options: { deps: ServiceDeps; now: Date; max
         if (free.has(sticky) && !used.has(sticky)) mailboxId = sticky;
       } else {
         if (isNew && left.fresh <= 0) {
-          later(lead, nextWindowStart({ schedule: plan.schedule, after: nextDayStartIn(plan.schedule.timezone, now) }) ?? new Date(now.getTime() + DAY_MS));
+          later(lead, plan.afterCampaignDay());
           continue;
         }
         mailboxId = pickMailbox({
@@ -578,7 +590,7 @@ function retryAt(options: {
   }
   if (!usable) return new Date(nowMs + MAILBOX_DOWN_RETRY_MS);
   if (atLimit === usable) {
-    return nextWindowStart({ schedule: plan.schedule, after: nextDayStartIn(plan.row.workspace_timezone, now) }) ?? new Date(nowMs + DAY_MS);
+    return plan.afterMailboxDay();
   }
   if (options.followUp && gapEnd !== Infinity && gapEnd > nowMs) return new Date(gapEnd);
   return null;
