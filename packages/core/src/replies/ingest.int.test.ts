@@ -205,6 +205,24 @@ describe('replies', () => {
     expect(await db.prisma.uniboxMessage.findFirstOrThrow({ where: { fromAddress: 'assistant@bigcorp.test' } })).toMatchObject({ fromOtherAddress: true, folder: 'INBOX', leadId: boss });
     expect((await db.prisma.lead.findUniqueOrThrow({ where: { id: boss } })).status).toBe('REPLIED');
   });
+
+  it('keeps a message it cannot read, raw with the error, in "others", once', async () => {
+    const t = await setup();
+    // No header fields at all, and a NUL byte that a PostgreSQL text column refuses.
+    const garbage = Buffer.concat([Buffer.from('\x00\x01binary junk with no headers '), Buffer.from(newId())]);
+    const first = await ingestMessage({ deps: t.deps, mailbox: t.mailbox, raw: garbage });
+    expect(first).toMatchObject({ status: 'stored', kind: 'unparsed', matched: false });
+    const kept = await db.prisma.uniboxMessage.findFirstOrThrow({ where: { workspaceId: t.ws, classification: 'UNPARSED', raw: { contains: 'binary junk' } } });
+    expect(kept.folder).toBe('OTHERS');
+    expect(kept.parseError).toMatch(/unreadable message/);
+    expect(kept.raw).toContain(garbage.subarray(2).toString('utf8'));
+    expect(await ingestMessage({ deps: t.deps, mailbox: t.mailbox, raw: garbage })).toMatchObject({ status: 'duplicate' });
+
+    // A readable message with a NUL in its body is stored too, the NUL shown as U+FFFD.
+    const nulBody = await ingestMessage({ deps: t.deps, mailbox: t.mailbox, raw: raw({ from: 'odd@random.test', to: 'alice@sender.test', subject: 'Odd', messageId: `z-${newId()}@random.test`, text: 'before\x00after' }) });
+    expect(nulBody).toMatchObject({ status: 'stored' });
+    expect((await db.prisma.uniboxMessage.findFirstOrThrow({ where: { workspaceId: t.ws, fromAddress: 'odd@random.test' } })).textBody).toContain('before\uFFFDafter');
+  });
 });
 
 describe('subsequence enrolment', () => {

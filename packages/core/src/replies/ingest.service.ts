@@ -15,7 +15,7 @@ import { enrolOnTrigger } from '../lead/subsequence-enrolment.service';
 import { emitWebhookEvent, type ReplyKind } from '../webhook/webhook-outbox.service';
 import { pauseOnBounceRate } from '../sending/scheduler.service';
 import { classifyIncoming, stripQuotedReply, type Classification } from './incoming.rules';
-import { parseIncoming, type ParsedIncoming } from './parse-incoming';
+import { parseIncoming, storableText, type ParsedIncoming } from './parse-incoming';
 import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/unibox.queries';
 
 /** Free-mail domains: a sender there is never taken for a colleague of a lead at the same domain. */
@@ -148,7 +148,7 @@ export async function ingestMessage(options: { deps: ServiceDeps; mailbox: Inges
       await tx.uniboxMessage.create({
         data: {
           id, workspaceId: mailbox.workspaceId, threadId, emailAccountId: mailbox.id, direction: 'IN', folder: 'OTHERS', messageId,
-          fromAddress: '', isUnread: true, raw: raw.toString('utf8'), parseError: parsed.error.slice(0, 2000), imapUid: uid, receivedAt: options.receivedAt ?? now, classification: 'UNPARSED',
+          fromAddress: '', isUnread: true, raw: storableText(raw.toString('utf8')), parseError: storableText(parsed.error.slice(0, 2000)), imapUid: uid, receivedAt: options.receivedAt ?? now, classification: 'UNPARSED',
         },
       });
       return { status: 'stored' as const, messageId, kind: 'unparsed' as const, matched: false, leadId: null, unibox_id: id };

@@ -46,6 +46,11 @@ export interface ParsedIncoming {
   returnedHeaders: string | null;
 }
 
+/** `value` storable in a PostgreSQL text column, which cannot hold U+0000: each NUL becomes U+FFFD. */
+export function storableText(value: string): string {
+  return value.includes('\u0000') ? value.replace(/\u0000/g, '\uFFFD') : value;
+}
+
 export type ParseIncomingResult = { ok: true; message: ParsedIncoming } | { ok: false; error: string };
 
 const DELIVERY_STATUS_TYPES = new Set(['message/delivery-status', 'message/global-delivery-status']);
@@ -224,8 +229,8 @@ export async function parseIncoming(raw: Buffer): Promise<ParseIncomingResult> {
       attachments.push({ fileName: attachment.filename ?? '', contentType: type || 'application/octet-stream', size: attachment.size ?? attachment.content?.length ?? 0 });
     }
 
-    const html = typeof mail.html === 'string' ? mail.html : '';
-    let text = typeof mail.text === 'string' ? mail.text : '';
+    const html = storableText(typeof mail.html === 'string' ? mail.html : '');
+    let text = storableText(typeof mail.text === 'string' ? mail.text : '');
     if (!text.trim() && html) text = htmlToText(html);
 
     const message: ParsedIncoming = {
@@ -235,7 +240,7 @@ export async function parseIncoming(raw: Buffer): Promise<ParseIncomingResult> {
       from: addresses(mail.from),
       to: addresses(mail.to),
       cc: addresses(mail.cc),
-      subject: mail.subject ?? headers['subject'] ?? '',
+      subject: storableText(mail.subject ?? headers['subject'] ?? ''),
       text,
       html,
       date: parseDate(headers['date']),
