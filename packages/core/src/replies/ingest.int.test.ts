@@ -223,6 +223,58 @@ describe('replies', () => {
     expect(nulBody).toMatchObject({ status: 'stored' });
     expect((await db.prisma.uniboxMessage.findFirstOrThrow({ where: { workspaceId: t.ws, fromAddress: 'odd@random.test' } })).textBody).toContain('before\uFFFDafter');
   });
+
+  it('a message whose ingestion keeps failing is kept aside raw and the mailbox reads on; a failing database stops the round without skipping anything', async () => {
+    const t = await setup();
+    const c = await t.campaign({ mailboxes: [t.alice], steps: TWO_STEPS });
+    const leadId = await t.lead(c.id, 'after@lead.test');
+    await t.tick();
+    const sent = await db.prisma.sentEmail.findFirstOrThrow({ where: { leadId } });
+    const poison = raw({ from: 'poison@random.test', to: 'alice@sender.test', subject: 'Poison', messageId: `p-${newId()}@random.test`, text: 'x' });
+    const reply = raw({ from: 'after@lead.test', to: 'alice@sender.test', subject: 'Re: Hello', messageId: `a-${newId()}@lead.test`, inReplyTo: sent.messageId, text: 'Yes.' });
+    // IMAP UIDs are 32-bit unsigned: above the range of a 32-bit signed column.
+    const uids = [3_000_000_001n, 3_000_000_002n];
+    const reader = {
+      fetchNew: async ({ lastUid }: { lastUid: bigint }) => ({
+        uidValidity: 7n,
+        reset: false,
+        messages: [poison, reply].map((m, i) => ({ uid: uids[i]!, raw: m, internalDate: t.clock.now() })).filter((m) => m.uid > lastUid),
+      }),
+      waitForNews: async () => {},
+    };
+    // The database refuses this mailbox's transactions on demand (the poison message: twice).
+    let refuse = 0;
+    const flaky = new Proxy(db.prisma, {
+      get(target, prop, receiver) {
+        if (prop === '$transaction' && refuse > 0) {
+          refuse -= 1;
+          return async () => {
+            throw new Error('injected failure');
+          };
+        }
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const deps = { ...t.deps, db: flaky, ports: { ...t.deps.ports, imap: reader } };
+
+    // Everything fails: nothing is recorded as read, and the round ends (no immediate retry).
+    refuse = 3;
+    const down = await syncMailbox({ deps, mailboxId: t.alice });
+    expect([down.status, down.more, down.stored]).toEqual(['ok', false, 0]);
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: t.alice } })).imapLastUid).toBe(0n);
+
+    // The poison fails twice, then is kept raw with the error; the reply after it goes in as usual.
+    refuse = 2;
+    const round = await syncMailbox({ deps, mailboxId: t.alice });
+    expect([round.status, round.read, round.stored, round.more]).toEqual(['ok', 2, 2, false]);
+    const kept = await db.prisma.uniboxMessage.findFirstOrThrow({ where: { workspaceId: t.ws, classification: 'UNPARSED', imapUid: uids[0] } });
+    expect([kept.folder, kept.parseError]).toEqual(['OTHERS', 'ingestion failed: injected failure']);
+    expect(kept.raw).toContain('Poison');
+    expect((await db.prisma.lead.findUniqueOrThrow({ where: { id: leadId } })).status).toBe('REPLIED');
+    expect((await db.prisma.uniboxMessage.findFirstOrThrow({ where: { leadId, direction: 'IN' } })).imapUid).toBe(uids[1]);
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: t.alice } })).imapLastUid).toBe(uids[1]);
+  });
 });
 
 describe('subsequence enrolment', () => {

@@ -128,32 +128,41 @@ async function threadForLead(options: { tx: Tx; mailbox: IngestMailbox; leadId: 
   return threadId;
 }
 
+/**
+ * Keeps a message that cannot be taken in (unreadable, or its ingestion keeps failing) as
+ * it came, with the error, in "others": nothing is lost, and the mailbox reads on. Once per
+ * message (its digest is its Message-ID here).
+ */
+export async function keepUnreadable(options: { deps: ServiceDeps; mailbox: IngestMailbox; raw: Buffer; uid?: bigint | null; receivedAt?: Date | null; error: string }): Promise<IngestResult> {
+  const { deps, mailbox, raw } = options;
+  const now = deps.ports.clock.now();
+  const digest = createHash('sha256').update(raw).digest('hex').slice(0, 32);
+  const messageId = `unparsed-${digest}@${domainOf(mailbox.email) || 'localhost'}`;
+  return deps.db.$transaction(async (tx) => {
+    const exists = await tx.uniboxMessage.findUnique({ where: { workspaceId_messageId: { workspaceId: mailbox.workspaceId, messageId } }, select: { id: true } });
+    if (exists) return { status: 'duplicate' as const, messageId };
+    const threadId = newId(now.getTime());
+    const id = newId(now.getTime());
+    await tx.uniboxThread.create({ data: { id: threadId, workspaceId: mailbox.workspaceId, emailAccountId: mailbox.id, subject: '', isUnread: true, lastMessageAt: now } });
+    await tx.uniboxMessage.create({
+      data: {
+        id, workspaceId: mailbox.workspaceId, threadId, emailAccountId: mailbox.id, direction: 'IN', folder: 'OTHERS', messageId,
+        fromAddress: '', isUnread: true, raw: storableText(raw.toString('utf8')), parseError: storableText(options.error.slice(0, 2000)),
+        imapUid: options.uid ?? null, receivedAt: options.receivedAt ?? now, classification: 'UNPARSED',
+      },
+    });
+    return { status: 'stored' as const, messageId, kind: 'unparsed' as const, matched: false, leadId: null, unibox_id: id };
+  });
+}
+
 /** Parses, recognises, matches, stores and acts on one raw message read from `mailbox`. */
 export async function ingestMessage(options: { deps: ServiceDeps; mailbox: IngestMailbox; raw: Buffer; uid?: bigint | null; receivedAt?: Date | null }): Promise<IngestResult> {
   const { deps, mailbox, raw } = options;
   const now = deps.ports.clock.now();
   const parsed = await parseIncoming(raw);
   const digest = createHash('sha256').update(raw).digest('hex').slice(0, 32);
-  const uid = options.uid === undefined || options.uid === null ? null : Number(options.uid);
 
-  if (!parsed.ok) {
-    // Nothing is lost: the raw message is kept, with the error, in "others".
-    const messageId = `unparsed-${digest}@${domainOf(mailbox.email) || 'localhost'}`;
-    return deps.db.$transaction(async (tx) => {
-      const exists = await tx.uniboxMessage.findUnique({ where: { workspaceId_messageId: { workspaceId: mailbox.workspaceId, messageId } }, select: { id: true } });
-      if (exists) return { status: 'duplicate' as const, messageId };
-      const threadId = newId(now.getTime());
-      const id = newId(now.getTime());
-      await tx.uniboxThread.create({ data: { id: threadId, workspaceId: mailbox.workspaceId, emailAccountId: mailbox.id, subject: '', isUnread: true, lastMessageAt: now } });
-      await tx.uniboxMessage.create({
-        data: {
-          id, workspaceId: mailbox.workspaceId, threadId, emailAccountId: mailbox.id, direction: 'IN', folder: 'OTHERS', messageId,
-          fromAddress: '', isUnread: true, raw: storableText(raw.toString('utf8')), parseError: storableText(parsed.error.slice(0, 2000)), imapUid: uid, receivedAt: options.receivedAt ?? now, classification: 'UNPARSED',
-        },
-      });
-      return { status: 'stored' as const, messageId, kind: 'unparsed' as const, matched: false, leadId: null, unibox_id: id };
-    });
-  }
+  if (!parsed.ok) return keepUnreadable({ deps, mailbox, raw, uid: options.uid, receivedAt: options.receivedAt, error: parsed.error });
 
   const message = parsed.message;
   const messageId = message.messageId ? bare(message.messageId) : `generated-${digest}@${domainOf(mailbox.email) || 'localhost'}`;
@@ -228,7 +237,7 @@ export async function ingestMessage(options: { deps: ServiceDeps; mailbox: Inges
         classification: classificationName,
         fromOtherAddress: match.fromOtherAddress,
         attachments: message.attachments.map((a) => ({ file_name: a.fileName, content_type: a.contentType, size: a.size })),
-        imapUid: uid,
+        imapUid: options.uid ?? null,
         receivedAt,
       },
     });

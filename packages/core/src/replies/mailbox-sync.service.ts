@@ -9,7 +9,7 @@ import type { ServiceDeps } from '../shared/context';
 import { MailLoginError } from '../shared/mail-verifier';
 import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
 import { systemAlertFields } from '../webhook/webhook-payload.rules';
-import { ingestMessage, type IngestResult } from './ingest.service';
+import { ingestMessage, keepUnreadable, type IngestResult } from './ingest.service';
 
 /** Messages read per round (a mailbox with more catches up over the next rounds, without waiting). */
 const BATCH = 100;
@@ -87,20 +87,25 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
     },
   });
   let stored = 0;
+  const target = { id: mailbox.id, workspaceId: mailbox.workspace_id, organizationId: mailbox.organization_id, email: mailbox.email };
   for (const m of batch.messages) {
+    const message = { deps, mailbox: target, raw: m.raw, uid: m.uid, receivedAt: m.internalDate };
     let result: IngestResult;
     try {
-      result = await ingestMessage({
-        deps,
-        mailbox: { id: mailbox.id, workspaceId: mailbox.workspace_id, organizationId: mailbox.organization_id, email: mailbox.email },
-        raw: m.raw,
-        uid: m.uid,
-        receivedAt: m.internalDate,
+      // Once more on failure (a deadlock, a dropped connection); a message that fails twice
+      // while the database works is kept aside raw, or it would hold up every message after it.
+      result = await ingestMessage(message).catch((error: unknown) => {
+        log.warn({ err: error, uid: String(m.uid) }, 'ingesting a message failed; trying once more');
+        return ingestMessage(message).catch((again: unknown) => {
+          log.error({ err: again, uid: String(m.uid) }, 'ingesting a message failed twice; keeping it raw in "others"');
+          return keepUnreadable({ ...message, error: `ingestion failed: ${(again as Error).message}` });
+        });
       });
     } catch (error) {
-      // Stop here: the UID is not recorded, so the message is read again next round.
-      log.error({ err: error, uid: String(m.uid) }, 'ingesting a message failed; it will be read again');
-      return { status: 'ok', read: stored, stored, more: true, error: (error as Error).message };
+      // Not even that could be stored: the database is failing. The UID is not recorded, so
+      // the message is read again at the next round (not at once: nothing spins).
+      log.error({ err: error, uid: String(m.uid) }, 'storing a message failed; it will be read again');
+      return { status: 'ok', read: stored, stored, more: false, error: (error as Error).message };
     }
     if (result.status === 'stored') stored += 1;
     await deps.db.emailAccount.update({ where: { id: mailbox.id }, data: { imapLastUid: m.uid } });
