@@ -202,7 +202,7 @@ describe('replies', () => {
 
     const colleague = await ingestMessage({ deps: t.deps, mailbox: t.mailbox, raw: raw({ from: 'assistant@bigcorp.test', to: 'alice@sender.test', subject: 'Re: Hello', messageId: `c-${newId()}@bigcorp.test`, text: 'I handle this for my boss. Call me.' }) });
     expect(colleague).toMatchObject({ status: 'stored', kind: 'reply', leadId: boss });
-    expect(await db.prisma.uniboxMessage.findFirstOrThrow({ where: { fromAddress: 'assistant@bigcorp.test' } })).toMatchObject({ fromOtherAddress: true, folder: 'INBOX', leadId: boss });
+    expect(await db.prisma.uniboxMessage.findFirstOrThrow({ where: { workspaceId: t.ws, fromAddress: 'assistant@bigcorp.test' } })).toMatchObject({ fromOtherAddress: true, folder: 'INBOX', leadId: boss });
     expect((await db.prisma.lead.findUniqueOrThrow({ where: { id: boss } })).status).toBe('REPLIED');
   });
 
@@ -312,7 +312,7 @@ describe('subsequence enrolment', () => {
     expect(inInterested.map((l) => [l.email, l.sourceLeadId])).toEqual([['fan@lead.test', fan]]);
     const fanParent = await db.prisma.lead.findUniqueOrThrow({ where: { id: fan } });
     expect([fanParent.isCompleted, fanParent.nextSendAt]).toEqual([true, null]);
-    expect(await db.prisma.lead.count({ where: { email: 'refuser@lead.test' } })).toBe(1);
+    expect(await db.prisma.lead.count({ where: { workspaceId: t.ws, email: 'refuser@lead.test' } })).toBe(1);
 
     // The subsequences send from alice, in the thread started by the parent campaign.
     t.clock.advance(DAY + MINUTE);
