@@ -8,6 +8,7 @@ import { createSendingFixture, startSmtpServer, testDatabase, testCtx, type Smtp
 import { imapServerUnavailable, startImapServer, type ImapTestServer } from '../testing/imap-server';
 import { executeOperation } from '../shared/operation';
 import { leadOperations } from '../lead/index';
+import { uniboxOperations } from '../unibox/index';
 import { createMailboxReader } from '../shared/mailbox-reader';
 import { ingestMessage } from './ingest.service';
 import { startReplyWorker, syncMailbox } from './mailbox-sync.service';
@@ -333,6 +334,10 @@ describe('subsequence enrolment', () => {
       ['IN', (await sendOf(asker)).id],
       ['OUT', followUp.id],
     ]);
+    // Writing to the subsequence lead from the unibox continues that same conversation.
+    const composed = await executeOperation({ op: uniboxOperations.compose, ctx, input: { workspace_id: t.ws, lead_id: inPricing[0]!.id, subject: 'One more thing', body: '<p>Any questions?</p>' } });
+    expect(composed.thread_id).toBe(threads[0]!.id);
+    expect(await db.prisma.uniboxThread.count({ where: { workspaceId: t.ws, leadId: { in: [asker, inPricing[0]!.id] } } })).toBe(1);
     expect(await db.prisma.sentEmail.count({ where: { campaignId: interested.id } })).toBe(1);
   });
 });

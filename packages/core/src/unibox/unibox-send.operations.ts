@@ -5,6 +5,7 @@ import { ComposeInput, ForwardInput, ReplyInput, SaveDraftInput, SendInput, Sent
 import { emailNotFound, findMessageId } from './unibox-manage.operations';
 import { decodeAttachments, resolveMailbox, saveUniboxDraft, sendUniboxEmail } from './unibox-send.service';
 import { forwardBody, forwardSubject, replyHeaders, replySubject, storedAddresses, storedAttachments } from './unibox.rules';
+import { LEAD_THREAD_SQL } from './unibox.queries';
 
 const SENDING = [
   'Sending: `from` must be the address of an email account of the workspace (400 otherwise). The mailbox must be ACTIVE (400 `unibox.mailbox_disconnected` or `unibox.mailbox_not_active`) and under its `daily_limit`, which counts its campaign sends and its unibox sends since midnight in the workspace\'s time zone (429 `unibox.daily_limit_reached` with Retry-After). The e-mail goes out through the mailbox\'s SMTP server at once; if the server refuses it the answer is 400 `unibox.send_failed` with the server\'s reply, and nothing is recorded.',
@@ -186,11 +187,9 @@ export const composeEmail = defineOperation({
     const lead = await ctx.db.lead.findFirst({ where: { id: input.lead_id, workspaceId }, select: { id: true, email: true, campaignId: true, emailAccountId: true } });
     if (!lead) throw notFound('lead.not_found', `lead_id ${input.lead_id} is not a lead of this workspace`);
     if (input.camp_id && input.camp_id !== lead.campaignId) throw invalidField('camp_id', "is not the lead's campaign", 'campaign.not_found');
-    const thread = await ctx.db.uniboxThread.findFirst({
-      where: { workspaceId, leadId: lead.id },
-      orderBy: [{ lastMessageAt: 'desc' }, { id: 'desc' }],
-      select: { id: true, emailAccountId: true },
-    });
+    // The lead's conversation, or its parent-campaign lead's (a subsequence lead continues it), as the engine finds it.
+    const [found] = await ctx.db.$queryRawUnsafe<{ id: string }[]>(LEAD_THREAD_SQL, workspaceId, lead.id);
+    const thread = found ? await ctx.db.uniboxThread.findFirst({ where: { id: found.id, workspaceId }, select: { id: true, emailAccountId: true } }) : null;
     const mailbox = await resolveMailbox({ ctx, workspaceId, from: input.from, fallbackId: lead.emailAccountId ?? thread?.emailAccountId ?? null });
     return sendUniboxEmail({
       ctx,

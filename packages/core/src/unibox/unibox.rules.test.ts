@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isBase64 } from './unibox.schemas';
 import {
   addressList,
   bareMessageId,
@@ -80,5 +81,19 @@ describe('unibox rules', () => {
     expect(html).toContain('Attachments (not included): deck.pdf');
     expect(html).toContain('line 1<br>\nline &lt;2&gt;');
     expect(html).not.toContain('Cc:');
+  });
+});
+
+describe('attachment contents (isBase64)', () => {
+  it('accepts standard base64 with line breaks, refuses partial groups, stray padding and other characters', () => {
+    expect(isBase64(Buffer.from('hello, world').toString('base64'))).toBe(true);
+    expect(isBase64('aGVs\r\nbG8=\n')).toBe(true);
+    expect(isBase64('')).toBe(true);
+    for (const bad of ['A', 'AAAAA', 'AB=C', 'AB==CD==', '***', 'aGVsbG8=!']) expect(isBase64(bad)).toBe(false);
+  });
+
+  it('answers a megabyte of spaces ending in a bad character (an expression that backtracks would not return for minutes)', () => {
+    expect(isBase64(`${' '.repeat(1_000_000)}!`)).toBe(false);
+    expect(isBase64(`${' '.repeat(1_000_000)}QQ==`)).toBe(true);
   });
 });

@@ -41,11 +41,23 @@ const Subject = z.string({ error: 'must be a string' }).max(998, 'must be at mos
 const Body = z.string({ error: required('a string') }).max(5_000_000, 'must be at most 5,000,000 characters');
 const From = Address.describe('Sending mailbox: the address of an email account of the workspace');
 
-const Base64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+/**
+ * Standard base64, line breaks and spaces allowed: whole 4-character groups, padding only
+ * at the end. Linear in the input (whitespace is removed first): an expression matching
+ * whitespace and base64 together backtracks quadratically on a long run of spaces.
+ */
+export function isBase64(value: string): boolean {
+  const compact = value.replace(/\s+/g, '');
+  return compact.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(compact);
+}
 
 export const AttachmentInput = z.object({
   file_name: z.string({ error: required('a string') }).trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
-  content: z.string({ error: required('a base64 string') }).regex(Base64, 'must be base64-encoded').describe('File contents, base64-encoded'),
+  content: z
+    .string({ error: required('a base64 string') })
+    .max(14_000_000, 'must be at most 14,000,000 characters (10 MB decoded)')
+    .refine(isBase64, 'must be base64-encoded (whole groups of 4 characters, "=" padding only at the end)')
+    .describe('File contents, base64-encoded'),
   content_type: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(255).optional().describe('MIME type; guessed from the file name when omitted'),
 });
 export type AttachmentInput = z.infer<typeof AttachmentInput>;
