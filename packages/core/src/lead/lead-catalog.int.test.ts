@@ -370,6 +370,15 @@ describe('POST /lead/add-lead-in-subseq', () => {
     await expectDomainError(theirs.run('addToSubsequence', { subseq_id: sub.id, parent_lead_ids: [leads[0]] }), 'invalid');
   });
 
+  it('never enrols a lead that bounced or unsubscribed', async () => {
+    const { run, sub, leads } = await withSubsequence();
+    await db.prisma.lead.update({ where: { id: leads[1]! }, data: { status: 'UNSUBSCRIBED' } });
+    await db.prisma.lead.update({ where: { id: leads[2]! }, data: { status: 'BOUNCED' } });
+    expect(await run('addToSubsequence', { subseq_id: sub.id, parent_lead_ids: leads })).toEqual({ status: 'success', inserted: 1, overflowed: 0 });
+    expect((await db.prisma.lead.findMany({ where: { campaignId: sub.id } })).map((l) => l.sourceLeadId)).toEqual([leads[0]]);
+    expect((await db.prisma.lead.findUniqueOrThrow({ where: { id: leads[1]! } })).isCompleted).toBe(false);
+  });
+
   it('adds only up to the allowance and reports the rest as overflowed', async () => {
     const { run, sub, leads, org } = await withSubsequence({ leadAllowance: 4 });
     expect(await run('addToSubsequence', { subseq_id: sub.id, parent_lead_ids: leads })).toEqual({ status: 'success', inserted: 1, overflowed: 2 });

@@ -10,7 +10,7 @@ const COPIED = LEAD_COLUMNS.join(', ');
 /**
  * Copies the eligible parent leads into the subsequence in one statement: a parent lead
  * whose address is already in the subsequence is not eligible (a lead enters a given
- * subsequence at most once); the eligible ones are inserted in request order up to `room`
+ * subsequence at most once), nor is one that BOUNCED or UNSUBSCRIBED; the eligible ones are inserted in request order up to `room`
  * (the allowance left). The copy keeps the mailbox (the thread goes on from the same
  * sender) and points back to its parent lead (`source_lead_id`: the engine threads the
  * subsequence's first e-mail after the parent's); its first step waits first_wait_time days.
@@ -22,6 +22,8 @@ const ENROL_SQL = `
     SELECT t.new_id, t.ord, p.*
       FROM t JOIN leads p ON p.id = t.parent_id AND p.campaign_id = $2 AND p.workspace_id = $1
      WHERE NOT EXISTS (SELECT 1 FROM leads s WHERE s.campaign_id = $3 AND s.email_normalized = p.email_normalized)
+       -- An address that bounced or unsubscribed is never written to again.
+       AND p.status NOT IN ('BOUNCED', 'UNSUBSCRIBED')
   ),
   e AS (SELECT * FROM el ORDER BY ord LIMIT $4::int),
   ins AS (

@@ -205,6 +205,10 @@ describe('replies', () => {
     expect(colleague).toMatchObject({ status: 'stored', kind: 'reply', leadId: boss });
     expect(await db.prisma.uniboxMessage.findFirstOrThrow({ where: { workspaceId: t.ws, fromAddress: 'assistant@bigcorp.test' } })).toMatchObject({ fromOtherAddress: true, folder: 'INBOX', leadId: boss });
     expect((await db.prisma.lead.findUniqueOrThrow({ where: { id: boss } })).status).toBe('REPLIED');
+
+    // A sender's domain is compared as it is, not as a pattern ("_" is not a wildcard).
+    const lookalike = await ingestMessage({ deps: t.deps, mailbox: t.mailbox, raw: raw({ from: 'spam@bigcorp_test', to: 'alice@sender.test', subject: 'Re: Hello', messageId: `l-${newId()}@x.test`, text: 'Hi' }) });
+    expect(lookalike).toMatchObject({ status: 'stored', matched: false });
   });
 
   it('keeps a message it cannot read, raw with the error, in "others", once', async () => {

@@ -106,7 +106,7 @@ async function matchMessage(options: { tx: Tx; mailbox: IngestMailbox; message: 
   if (!domain || SHARED_MAIL_DOMAINS.has(domain)) return none;
   // A colleague answering: the latest lead at the same domain this mailbox wrote to.
   const [byDomain] = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id FROM leads WHERE email_account_id = $1 AND email_normalized LIKE '%@' || $2 AND current_step > 0
+    `SELECT id FROM leads WHERE email_account_id = $1 AND split_part(email_normalized, '@', 2) = $2 AND current_step > 0
       ORDER BY last_sent_at DESC NULLS LAST, id DESC LIMIT 1`,
     mailbox.id,
     domain,
