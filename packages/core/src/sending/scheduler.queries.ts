@@ -33,8 +33,8 @@ export const ADDITIONAL_FIELDS_SQL = `SELECT workspace_id, name, default_value F
 /**
  * Locks the campaigns and the free mailboxes this worker will decide for (SKIP LOCKED:
  * what another worker holds is left to it), and counts each one's sends today (its own
- * day start, in its zone; a mailbox's include what it sent from the unified inbox) plus
- * those claimed and not yet recorded. One statement, so
+ * day start, in its zone; a mailbox's include what it sent from the unified inbox, counted
+ * on its row, which the unibox updates under the same lock) plus those claimed and not yet recorded. One statement, so
  * a send moving from "claimed" to "recorded" is counted exactly once.
  *
  * $1 campaign ids, $2 their day starts, $3 mailbox ids, $4 their day starts, $5 now.
@@ -44,7 +44,7 @@ export const LOCK_AND_COUNT_SQL = `
     SELECT id FROM campaigns WHERE id = ANY($1::text[]) AND status = 'ACTIVE' ORDER BY id FOR UPDATE SKIP LOCKED
   ),
   m AS (
-    SELECT id FROM email_accounts
+    SELECT id, unibox_day_start, unibox_sent_today FROM email_accounts
      WHERE id = ANY($3::text[]) AND status = 'ACTIVE' AND daily_limit > 0
        AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $5::timestamptz)
      ORDER BY id FOR UPDATE SKIP LOCKED
@@ -61,9 +61,7 @@ export const LOCK_AND_COUNT_SQL = `
   UNION ALL
   SELECT 'mailbox', m.id,
          ((SELECT count(*) FROM sent_emails s WHERE s.email_account_id = m.id AND s.sent_at >= md.day_start)
-          + (SELECT count(*) FROM unibox_messages u
-              WHERE u.email_account_id = m.id AND u.direction = 'OUT' AND u.folder = 'INBOX'
-                AND u.sent_email_id IS NULL AND u.received_at >= md.day_start)
+          + CASE WHEN m.unibox_day_start = md.day_start THEN m.unibox_sent_today ELSE 0 END
           + (SELECT count(*) FROM inflight i WHERE i.email_account_id = m.id))::int,
          0
     FROM m JOIN md ON md.id = m.id`;

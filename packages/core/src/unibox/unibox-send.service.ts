@@ -12,7 +12,7 @@ import { dayBounds } from '../sending/schedule.rules';
 import { leadsForEvents } from '../lead/label-change.service';
 import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
 import { uniboxEmailSentFields } from '../webhook/webhook-payload.rules';
-import { COPY_CAMPAIGN_SENDS_SQL, mailboxSentSince } from './unibox.queries';
+import { COPY_CAMPAIGN_SENDS_SQL, RELEASE_UNIBOX_SEND_SQL, RESERVE_UNIBOX_SEND_SQL } from './unibox.queries';
 import { contentTypeOf, MAX_ATTACHMENT_BYTES, senderName, type StoredAddress, type StoredAttachment } from './unibox.rules';
 import type { AttachmentInput } from './unibox.schemas';
 
@@ -85,11 +85,14 @@ function workspaceDay(options: { timezone: string; at: Date }): { start: Date; n
 }
 
 /**
- * Refuses a send the mailbox may not make now: it must be ACTIVE, and under its daily
- * limit, which counts its campaign sends and its unibox sends since midnight in the
- * workspace's time zone (the scheduler counts the same).
+ * Takes one of the mailbox's sends for today, or refuses the send: the mailbox must be
+ * ACTIVE and under its daily limit, which counts its campaign sends (recorded and claimed)
+ * and its unibox sends since midnight in the workspace's zone, as the scheduler does. The
+ * mailbox row is locked while counting, so concurrent unibox sends and the scheduler's
+ * claims cannot both take its last send. Returns how to give the send back when the
+ * e-mail does not leave.
  */
-export async function assertMailboxMaySend(options: { ctx: Ctx; workspaceId: string; mailbox: UniboxMailbox; now: Date }): Promise<void> {
+export async function reserveMailboxSend(options: { ctx: Ctx; workspaceId: string; mailbox: UniboxMailbox; now: Date }): Promise<{ release: () => Promise<void> }> {
   const { ctx, mailbox, now } = options;
   if (mailbox.status === 'DISCONNECTED') {
     throw preconditionFailed('unibox.mailbox_disconnected', `mailbox ${mailbox.email} is disconnected: reconnect it (its login was refused) before sending`);
@@ -97,8 +100,13 @@ export async function assertMailboxMaySend(options: { ctx: Ctx; workspaceId: str
   if (mailbox.status !== 'ACTIVE') throw preconditionFailed('unibox.mailbox_not_active', `mailbox ${mailbox.email} is ${mailbox.status}: only ACTIVE mailboxes send`);
   const workspace = await ctx.db.workspace.findUniqueOrThrow({ where: { id: options.workspaceId }, select: { timezone: true } });
   const { start, next } = workspaceDay({ timezone: workspace.timezone, at: now });
-  const sent = await mailboxSentSince({ db: ctx.db, mailboxId: mailbox.id, since: start });
-  if (sent >= mailbox.dailyLimit) {
+  const reserved = await ctx.db.$transaction(async (tx) => {
+    // Locked first, counted after: the count's snapshot then includes whatever the lock waited for.
+    await tx.$queryRawUnsafe('SELECT 1 FROM email_accounts WHERE id = $1 AND workspace_id = $2 FOR UPDATE', mailbox.id, options.workspaceId);
+    const rows = await tx.$queryRawUnsafe<unknown[]>(RESERVE_UNIBOX_SEND_SQL, mailbox.id, start.toISOString());
+    return rows.length > 0;
+  });
+  if (!reserved) {
     throw new DomainError({
       kind: 'rate_limited',
       code: 'unibox.daily_limit_reached',
@@ -106,6 +114,11 @@ export async function assertMailboxMaySend(options: { ctx: Ctx; workspaceId: str
       retryAfter: Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)),
     });
   }
+  return {
+    release: async () => {
+      await ctx.db.$executeRawUnsafe(RELEASE_UNIBOX_SEND_SQL, mailbox.id, start.toISOString());
+    },
+  };
 }
 
 export interface DecodedAttachment {
@@ -226,7 +239,7 @@ function sendFailure(outcome: Exclude<SendOutcome, { status: 'sent' }>, mailbox:
 export async function sendUniboxEmail(options: { ctx: Ctx; send: UniboxSend }): Promise<{ status: 'success'; id: string; thread_id: string; message_id: string }> {
   const { ctx, send } = options;
   const { mailbox } = send;
-  await assertMailboxMaySend({ ctx, workspaceId: send.workspaceId, mailbox, now: ctx.ports.clock.now() });
+  const reservation = await reserveMailboxSend({ ctx, workspaceId: send.workspaceId, mailbox, now: ctx.ports.clock.now() });
 
   const id = newId(ctx.ports.clock.now().getTime());
   const messageId = `${id}@${domainOf(mailbox.email)}`;
@@ -254,13 +267,30 @@ export async function sendUniboxEmail(options: { ctx: Ctx; send: UniboxSend }): 
   const log = ctx.log.child({ mailbox: mailbox.email, messageId });
   if (outcome.status !== 'sent') {
     log.info({ outcome: outcome.status, code: outcome.code, response: outcome.message }, 'unibox send failed');
+    await reservation.release().catch((error: unknown) => log.error({ err: error }, 'giving back the reserved send failed'));
     throw sendFailure(outcome, mailbox);
   }
 
   const now = ctx.ports.clock.now();
   const stored = send.attachments.map((a) => ({ file_name: a.filename, content_type: a.contentType, size: a.content.length }));
-  const threadId = await ctx.db.$transaction(async (tx) => {
-    const threadId = await storeMessage({ tx, send: { ...send, attachments: stored }, id, messageId, folder: 'INBOX', at: now });
+  // The e-mail has left: from here on, a failure must not invite the caller to send it again.
+  let threadId: string;
+  try {
+    threadId = await recordSent({ ctx, send: { ...send, attachments: stored }, id, messageId, now });
+  } catch (error) {
+    log.error({ err: error }, 'the e-mail was sent, but recording it failed: it is missing from the unified inbox');
+    return { status: 'success', id, thread_id: '', message_id: `<${messageId}>` };
+  }
+  log.debug({ threadId }, 'unibox e-mail sent');
+  return { status: 'success', id, thread_id: threadId, message_id: `<${messageId}>` };
+}
+
+/** Records a sent unibox e-mail and its UNIBOX_EMAIL_SENT event in one transaction; the thread id. */
+async function recordSent(options: { ctx: Ctx; send: Omit<UniboxSend, 'attachments'> & { attachments: StoredAttachment[] }; id: string; messageId: string; now: Date }): Promise<string> {
+  const { ctx, send, id, messageId, now } = options;
+  const { mailbox } = send;
+  return ctx.db.$transaction(async (tx) => {
+    const threadId = await storeMessage({ tx, send, id, messageId, folder: 'INBOX', at: now });
     await emitWebhookEvent({
       tx,
       workspaceId: send.workspaceId,
@@ -295,8 +325,6 @@ export async function sendUniboxEmail(options: { ctx: Ctx; send: UniboxSend }): 
     });
     return threadId;
   });
-  log.debug({ threadId }, 'unibox e-mail sent');
-  return { status: 'success', id, thread_id: threadId, message_id: `<${messageId}>` };
 }
 
 /** Stores a draft (DRAFTS folder, OUT, never sent, not counted against any limit). */

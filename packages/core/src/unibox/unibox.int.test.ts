@@ -447,7 +447,15 @@ describe('sending from the unibox', () => {
     await s.message({ id: counted.id, threadId: t, direction: 'OUT', at: '2026-03-10T11:00:00Z', from: 'alice@sender.test', to: ['limit@lead.test'], messageId: counted.messageId, sentEmailId: counted.id });
     await s.run(ops.saveDraft, { from: 'alice@sender.test', subject: 'draft' });
 
-    await s.run(ops.send, { from: 'alice@sender.test', to: 'a@else.test', subject: 'one', body: 'one' });
+    // Two sends at once for the last one left: exactly one goes out.
+    const raced = await Promise.allSettled([
+      s.run(ops.send, { from: 'alice@sender.test', to: 'a@else.test', subject: 'one', body: 'one' }),
+      s.run(ops.send, { from: 'alice@sender.test', to: 'a2@else.test', subject: 'one too', body: 'one too' }),
+    ]);
+    expect(raced.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const sentOne = (raced.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ thread_id: string }>).value;
+    // Deleting what was sent gives no send back.
+    await s.run(ops.deleteThread, { thread_id: sentOne.thread_id });
     const before = smtp.messages.length;
     const limited = await expectDomainError(s.run(ops.send, { from: 'alice@sender.test', to: 'b@else.test', subject: 'two', body: 'two' }), 'rate_limited', 'unibox.daily_limit_reached');
     // Until midnight in New York: 04:00 UTC on the 11th.

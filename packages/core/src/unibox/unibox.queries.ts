@@ -89,19 +89,26 @@ export const UNREAD_COUNT_SQL = `
    WHERE workspace_id = $1 AND folder = 'INBOX' AND direction = 'IN' AND is_unread`;
 
 /**
- * A mailbox's sends since a day start: campaign sends plus the e-mails sent from the
- * unibox (OUT, inbox folder, not a copy of a campaign send). $1 mailbox, $2 day start.
+ * Takes one of a mailbox's sends for today for the unified inbox, if its daily limit has
+ * room: campaign sends since the day start, sends the scheduler claimed and has not yet
+ * recorded, and the unibox sends counted on the mailbox. Run after locking the mailbox row
+ * (the scheduler's claim takes the same lock), so neither passes the other's count. No row
+ * back: the limit is reached. $1 mailbox, $2 day start.
  */
-export const MAILBOX_SENT_TODAY_SQL = `
-  SELECT ((SELECT count(*) FROM sent_emails WHERE email_account_id = $1 AND sent_at >= $2::timestamptz)
-        + (SELECT count(*) FROM unibox_messages
-            WHERE email_account_id = $1 AND direction = 'OUT' AND folder = 'INBOX' AND sent_email_id IS NULL
-              AND received_at >= $2::timestamptz))::int AS count`;
+export const RESERVE_UNIBOX_SEND_SQL = `
+  UPDATE email_accounts e
+     SET unibox_sent_today = CASE WHEN e.unibox_day_start = $2::timestamptz THEN e.unibox_sent_today + 1 ELSE 1 END,
+         unibox_day_start = $2::timestamptz
+   WHERE e.id = $1
+     AND (SELECT count(*) FROM sent_emails s WHERE s.email_account_id = e.id AND s.sent_at >= $2::timestamptz)
+       + (SELECT count(*) FROM leads l WHERE l.email_account_id = e.id AND l.claimed_at IS NOT NULL)
+       + CASE WHEN e.unibox_day_start = $2::timestamptz THEN e.unibox_sent_today ELSE 0 END < e.daily_limit
+  RETURNING e.unibox_sent_today`;
 
-export async function mailboxSentSince(options: { db: PrismaClient | Tx; mailboxId: string; since: Date }): Promise<number> {
-  const [row] = await options.db.$queryRawUnsafe<{ count: number }[]>(MAILBOX_SENT_TODAY_SQL, options.mailboxId, options.since.toISOString());
-  return row?.count ?? 0;
-}
+/** Gives back a reserved unibox send whose e-mail did not leave. $1 mailbox, $2 day start. */
+export const RELEASE_UNIBOX_SEND_SQL = `
+  UPDATE email_accounts SET unibox_sent_today = GREATEST(unibox_sent_today - 1, 0)
+   WHERE id = $1 AND unibox_day_start = $2::timestamptz`;
 
 /**
  * A unibox message by our id or by its (bare) Message-ID, in the workspace. $1 workspace,
