@@ -107,8 +107,8 @@ describe('unibox over REST, tRPC and GraphQL', () => {
     // workspace_id in the query string on a POST, as some clients send it.
     const marked = await server.rest('POST', `/unibox/threads/${c.threadId}/mark-as-read?workspace_id=${ws}`, { key: org.apiKey });
     expect([marked.status, marked.body]).toEqual([200, { status: 'success' }]);
-    const gql = await server.graphql(`mutation($ws: ID!, $t: ID!) { markUniboxThreadRead(workspaceId: $ws, threadId: $t) { id isUnread messages { id } } }`, { key: org.apiKey, variables: { ws, t: d.threadId } });
-    expect(gql.body.data.markUniboxThreadRead).toEqual({ id: d.threadId, isUnread: false, messages: [{ id: d.id }] });
+    const gql = await server.graphql(`mutation($ws: ID!, $t: ID!) { markUniboxThreadRead(workspaceId: $ws, threadId: $t) { id isUnread eaccount messages { id eaccount } } }`, { key: org.apiKey, variables: { ws, t: d.threadId } });
+    expect(gql.body.data.markUniboxThreadRead).toEqual({ id: d.threadId, isUnread: false, eaccount: 'rep@sender.test', messages: [{ id: d.id, eaccount: 'rep@sender.test' }] });
     expect(await server.trpc(org.apiKey).unibox.unreadCount.query({ workspace_id: ws })).toEqual({ count: start });
     expect((await server.graphql(`query($ws: ID!) { uniboxUnreadCount(workspaceId: $ws) }`, { key: org.apiKey, variables: { ws } })).body.data.uniboxUnreadCount).toBe(start);
 

@@ -230,7 +230,12 @@ builder.prismaObject('UniboxMessage', {
     label: t.exposeString('label', { nullable: true }),
     leadId: t.exposeID('leadId', { nullable: true }),
     campaignId: t.exposeID('campaignId', { nullable: true }),
-    emailAccount: t.relation('emailAccount', { nullable: true }),
+    eaccount: t.string({
+      nullable: true,
+      description: 'Address of the mailbox (its settings are read through emailAccounts, which needs EMAILACCOUNT_LIST)',
+      select: { emailAccount: { select: { email: true } } },
+      resolve: (row) => row.emailAccount?.email ?? null,
+    }),
     fromAddress: t.exposeString('fromAddress'),
     from: t.field({ type: [UniboxAddressType], resolve: (m) => addressesOf(m.fromJson) }),
     to: t.field({ type: [UniboxAddressType], resolve: (m) => addressesOf(m.toJson) }),
@@ -255,7 +260,12 @@ builder.prismaObject('UniboxThread', {
     lastMessageAt: t.expose('lastMessageAt', { type: 'DateTime' }),
     leadId: t.exposeID('leadId', { nullable: true }),
     campaignId: t.exposeID('campaignId', { nullable: true }),
-    emailAccount: t.relation('emailAccount', { nullable: true }),
+    eaccount: t.string({
+      nullable: true,
+      description: 'Address of the mailbox (its settings are read through emailAccounts, which needs EMAILACCOUNT_LIST)',
+      select: { emailAccount: { select: { email: true } } },
+      resolve: (row) => row.emailAccount?.email ?? null,
+    }),
     messages: t.relation('messages', { description: 'Oldest first, drafts included', query: { orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }] } }),
   }),
 });

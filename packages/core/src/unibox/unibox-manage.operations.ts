@@ -53,7 +53,7 @@ export const deleteThread = defineOperation({
   input: ThreadInput,
   output: UniboxStatusOutput,
   workspace: 'required',
-  permission: 'CAMPAIGN_LIST',
+  permission: 'CAMPAIGN_DELETE',
   async run(ctx, input) {
     const deleted = await ctx.db.$transaction((tx) => tx.uniboxThread.deleteMany({ where: { id: input.thread_id, workspaceId: input.workspace_id } }));
     if (!deleted.count) throw threadNotFound(input.thread_id);
@@ -70,7 +70,7 @@ export const deleteEmail = defineOperation({
   input: DeleteEmailInput,
   output: UniboxStatusOutput,
   workspace: 'required',
-  permission: 'CAMPAIGN_LIST',
+  permission: 'CAMPAIGN_DELETE',
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
     await ctx.db.$transaction(async (tx) => {

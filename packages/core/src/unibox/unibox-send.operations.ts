@@ -90,7 +90,7 @@ export const replyToEmail = defineOperation({
   input: ReplyInput,
   output: SentEmailOutput,
   workspace: 'required',
-  permission: 'CAMPAIGN_LIST',
+  permission: 'CAMPAIGN_EDIT',
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
     const attachments = decodeAttachments(input.attachments);
@@ -130,7 +130,7 @@ export const forwardEmail = defineOperation({
   input: ForwardInput,
   output: SentEmailOutput,
   workspace: 'required',
-  permission: 'CAMPAIGN_LIST',
+  permission: 'CAMPAIGN_EDIT',
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
     const original = await findOriginal({ ctx, workspaceId, ref: input.reply_to_id, field: 'reply_to_id' });
@@ -180,7 +180,7 @@ export const composeEmail = defineOperation({
   input: ComposeInput,
   output: SentEmailOutput,
   workspace: 'required',
-  permission: 'CAMPAIGN_LIST',
+  permission: 'CAMPAIGN_EDIT',
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
     const attachments = decodeAttachments(input.attachments);
@@ -223,7 +223,7 @@ export const sendEmail = defineOperation({
   input: SendInput,
   output: SentEmailOutput,
   workspace: 'required',
-  permission: 'CAMPAIGN_LIST',
+  permission: 'CAMPAIGN_EDIT',
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
     const attachments = decodeAttachments(input.attachments);
@@ -264,7 +264,7 @@ export const saveDraft = defineOperation({
   input: SaveDraftInput,
   output: SentEmailOutput,
   workspace: 'required',
-  permission: 'CAMPAIGN_LIST',
+  permission: 'CAMPAIGN_EDIT',
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
     const parent = input.parent_message_id ? await findOriginal({ ctx, workspaceId, ref: input.parent_message_id, field: 'parent_message_id' }) : null;

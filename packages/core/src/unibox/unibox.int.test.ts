@@ -529,4 +529,17 @@ describe('tenancy', () => {
     await expectDomainError(executeOperation({ op: ops.emails, ctx: mine.ctx, input: { workspace_id: theirs.ws } }), 'forbidden');
     expect(await db.prisma.uniboxThread.count({ where: { id: m.t1 } })).toBe(1);
   });
+
+  it('a client key that may only list campaigns reads the inbox but neither sends nor deletes', async () => {
+    const s = await setup();
+    const m = await inbox(s);
+    const readOnly = testCtx({ deps: s.deps, actor: { ...s.org.actor, clientGrants: { [s.ws]: { permissions: ['CAMPAIGN_LIST'], hideLabels: [] } } } });
+    const as = (op: Operation<z.ZodType, z.ZodType>, input: Record<string, unknown>) => executeOperation({ op, ctx: readOnly, input: { workspace_id: s.ws, ...input } });
+    expect((await executeOperation({ op: ops.emails, ctx: readOnly, input: { workspace_id: s.ws } })).data.length).toBeGreaterThan(0);
+    await as(ops.markThreadRead, { thread_id: m.t1 });
+    await expectDomainError(as(ops.reply, { reply_to_id: m.janeReply.id, body: 'b' }), 'forbidden');
+    await expectDomainError(as(ops.send, { from: 'alice@sender.test', to: 'x@else.test', subject: 's', body: 'b' }), 'forbidden');
+    await expectDomainError(as(ops.deleteThread, { thread_id: m.t1 }), 'forbidden');
+    expect(await db.prisma.uniboxThread.count({ where: { id: m.t1 } })).toBe(1);
+  });
 });
