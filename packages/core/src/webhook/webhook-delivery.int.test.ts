@@ -15,6 +15,7 @@ import {
   WEBHOOK_RETRY_CAP_MS,
   WEBHOOK_RETRY_WINDOW_MS,
   webhookRetryDelayMs,
+  type WebhookRoundResult,
 } from './webhook-delivery.service';
 
 class ManualClock implements Clock {
@@ -144,7 +145,7 @@ describe('webhook delivery', () => {
     });
     expect(await t.emit('EMAIL_SENT', { campaignId: 'camp1', fields })).toBe(2);
 
-    expect(await t.round()).toEqual({ claimed: 2, delivered: 2, failed: 0, retried: 0, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 2, failed: 0, retried: 0, released: 0, disabled: 0 });
     const [request] = receiver.at(t.path('/signed'));
     expect(receiver.at(t.path('/signed'))).toHaveLength(1);
     const [delivery] = await t.deliveries(signed.id);
@@ -184,7 +185,7 @@ describe('webhook delivery', () => {
     receiver.answer(t.path('/flaky'), (n) => (n === 0 ? { status: 500, body: 'boom' } : { status: 200, body: 'thanks' }));
     await t.emit('ALL_EMAIL_REPLIES', { campaignId: 'c1' });
 
-    expect(await t.round()).toEqual({ claimed: 1, delivered: 0, failed: 0, retried: 1, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 0, failed: 0, retried: 1, released: 0, disabled: 0 });
     const [failed] = await t.deliveries(hook.id);
     const wait = webhookRetryDelayMs({ deliveryId: failed!.id, attempt: 1 });
     expect(wait).toBeLessThanOrEqual(30_000);
@@ -236,14 +237,21 @@ describe('webhook delivery', () => {
     const broken = await t.hook({ path: '/broken', events: ['EMAIL_SENT', 'SYSTEM_ALERT'] });
     const watcher = await t.hook({ path: '/watcher', events: ['SYSTEM_ALERT'] });
     receiver.answer(t.path('/broken'), () => ({ status: 503, body: 'down' }));
-    for (let i = 0; i < 19; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    for (let i = 0; i < 20; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
 
-    expect(await t.round()).toEqual({ claimed: 19, delivered: 0, failed: 0, retried: 19, disabled: 0 });
-    expect(await t.webhook(broken.id)).toMatchObject({ status: 'ACTIVE', consecutiveFailures: 19 });
+    // All 20 are due each round, yet a round costs the webhook one failure: the first fails,
+    // and the others wait for its retry time with it.
+    for (let failures = 1; failures < 20; failures++) {
+      expect(await t.round()).toEqual({ claimed: 20, delivered: 0, failed: 0, retried: 1, released: 19, disabled: 0 });
+      expect(await t.webhook(broken.id)).toMatchObject({ status: 'ACTIVE', consecutiveFailures: failures });
+      expect(await t.round()).toMatchObject({ claimed: 0 });
+      const retryAt = Math.min(...(await t.deliveries(broken.id)).map((d) => d.nextAttemptAt.getTime()));
+      t.clock.at = new Date(retryAt);
+    }
 
-    // The 20th failure in a row (the 19 others are waiting for their retry).
-    await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i: 19 } });
-    expect(await t.round()).toEqual({ claimed: 1, delivered: 0, failed: 1, retried: 0, disabled: 1 });
+    // The 20th failure in a row.
+    const disabledAt = t.clock.now();
+    expect(await t.round()).toEqual({ claimed: 20, delivered: 0, failed: 20, retried: 0, released: 0, disabled: 1 });
     expect(await t.webhook(broken.id)).toMatchObject({ status: 'DISABLED', consecutiveFailures: 20, lastResp: '503 down' });
     const brokenDeliveries = await t.deliveries(broken.id);
     expect(brokenDeliveries).toHaveLength(20);
@@ -260,7 +268,7 @@ describe('webhook delivery', () => {
       alert_type: 'WEBHOOK_DISABLED',
       disabled_webhook_id: broken.id,
       disabled_webhook_url: broken.url,
-      date: START.toISOString(),
+      date: disabledAt.toISOString(),
       message: expect.stringContaining(broken.url),
     });
 
@@ -287,7 +295,7 @@ describe('webhook delivery', () => {
     const retried = (await t.deliveries(hook.id)).find((d) => d.id === first!.id)!;
     expect(retried.status).toBe('PENDING');
     t.clock.advance(2 * 60 * 60_000);
-    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 2, retried: 0, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 2, retried: 0, released: 0, disabled: 0 });
     const after = await t.deliveries(hook.id);
     expect(after.map((d) => d.status)).toEqual(['FAILED', 'FAILED']);
     expect(after.find((d) => d.id === first!.id)).toMatchObject({ attempts: 2, lastStatusCode: 410, lastError: '410 gone' });
@@ -321,13 +329,106 @@ describe('webhook delivery', () => {
     for (const h of [all, onlyA, onlyB, noOoo, noAuto]) expect((await t.webhook(h.id)).lastResp).toBe('200 ok');
   });
 
+  it('sends events that are not replies to webhooks ignoring out-of-office and automatic replies', async () => {
+    const t = await setup();
+    await t.hook({ path: '/ignoring', events: ['ALL_EMAIL_REPLIES', 'BOUNCED_EMAIL', 'SYSTEM_ALERT'], ignoreOoo: true, ignoreAutomatic: true });
+
+    expect(await t.emit('SYSTEM_ALERT', { fields: { kind: 'alert' } })).toBe(1);
+    expect(await t.emit('BOUNCED_EMAIL', { campaignId: 'c1', fields: { kind: 'bounce' } })).toBe(1);
+    expect(await t.emit('ALL_EMAIL_REPLIES', { campaignId: 'c1', replyKind: 'reply', fields: { kind: 'reply' } })).toBe(1);
+    expect(await t.emit('ALL_EMAIL_REPLIES', { campaignId: 'c1', replyKind: 'out_of_office', fields: { kind: 'ooo' } })).toBe(0);
+    expect(await t.emit('ALL_EMAIL_REPLIES', { campaignId: 'c1', replyKind: 'automatic_reply', fields: { kind: 'auto' } })).toBe(0);
+
+    expect(await t.round()).toMatchObject({ claimed: 3, delivered: 3 });
+    expect(receiver.at(t.path('/ignoring')).map((r) => JSON.parse(r.body).kind)).toEqual(['alert', 'bounce', 'reply']);
+  });
+
+  it('costs a webhook one failure for a receiver down a moment with events queued, and holds them all until its retry', async () => {
+    const t = await setup();
+    const deploying = await t.hook({ path: '/deploying', events: ['EMAIL_SENT'] });
+    const healthy = await t.hook({ path: '/healthy', events: ['EMAIL_SENT'] });
+    receiver.answer(t.path('/deploying'), (n) => (n === 0 ? { status: 502, body: 'deploying' } : { status: 200, body: 'ok' }));
+    for (let i = 0; i < 20; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+
+    // The failing webhook's turn ends at its first failure; the other webhook's goes on.
+    expect(await t.round()).toEqual({ claimed: 40, delivered: 20, failed: 0, retried: 1, released: 19, disabled: 0 });
+    const order = (p: string) => receiver.at(t.path(p)).map((r) => JSON.parse(r.body).i as number);
+    expect(order('/healthy')).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(order('/deploying')).toEqual([0]);
+    expect(await t.webhook(deploying.id)).toMatchObject({ status: 'ACTIVE', consecutiveFailures: 1, lastResp: '502 deploying' });
+    const [first, ...others] = await t.deliveries(deploying.id);
+    const retryAt = new Date(START.getTime() + webhookRetryDelayMs({ deliveryId: first!.id, attempt: 1 }));
+    expect(first).toMatchObject({ status: 'PENDING', attempts: 1, nextAttemptAt: retryAt, leaseUntil: null });
+    for (const d of others) expect(d).toMatchObject({ status: 'PENDING', attempts: 0, nextAttemptAt: retryAt, leaseUntil: null, lastError: null });
+
+    // An event meanwhile waits with them; the healthy webhook gets its own at once.
+    expect(await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i: 20 } })).toBe(2);
+    expect((await t.deliveries(deploying.id))[20]).toMatchObject({ status: 'PENDING', nextAttemptAt: retryAt });
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0 });
+    expect((await t.deliveries(healthy.id)).every((d) => d.status === 'DELIVERED')).toBe(true);
+
+    t.clock.at = new Date(retryAt.getTime() - 1);
+    expect(await t.round()).toMatchObject({ claimed: 0 });
+    t.clock.advance(1);
+    expect(await t.round()).toEqual({ claimed: 21, delivered: 21, failed: 0, retried: 0, released: 0, disabled: 0 });
+    // Oldest first, the first event again with the same id.
+    expect(order('/deploying')).toEqual([0, ...Array.from({ length: 21 }, (_, i) => i)]);
+    const ids = receiver.at(t.path('/deploying')).map((r) => r.headers['x-outreach-event-id']);
+    expect(ids[1]).toBe(ids[0]);
+    expect(await t.webhook(deploying.id)).toMatchObject({ status: 'ACTIVE', consecutiveFailures: 0, lastResp: '200 ok' });
+    expect((await t.deliveries(deploying.id)).every((d) => d.status === 'DELIVERED')).toBe(true);
+  });
+
+  it('leases a claim for the round at its slowest, so no other round takes a delivery it has yet to POST', async () => {
+    const t = await setup();
+    const hook = await t.hook({ path: '/lengthy', events: ['EMAIL_SENT'] });
+    // Each POST takes 14 s of the clock, just under the timeout and the margin: 12 of them
+    // one after another (one webhook) outlast a minute. Another round starts during each.
+    const others: Promise<WebhookRoundResult>[] = [];
+    receiver.answer(t.path('/lengthy'), () => {
+      t.clock.advance(14_000);
+      others.push(t.round());
+      return { status: 200 };
+    });
+    for (let i = 0; i < 12; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+
+    expect(await t.round()).toEqual({ claimed: 12, delivered: 12, failed: 0, retried: 0, released: 0, disabled: 0 });
+    expect((await Promise.all(others)).map((r) => r.claimed)).toEqual(Array.from({ length: 12 }, () => 0));
+    const ids = receiver.at(t.path('/lengthy')).map((r) => r.headers['x-outreach-event-id']);
+    expect(new Set(ids).size).toBe(12);
+    expect(ids).toHaveLength(12);
+    expect((await t.deliveries(hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
+  });
+
+  it('releases a delivery whose turn comes with too little of the lease left for a POST', async () => {
+    const t = await setup();
+    const hook = await t.hook({ path: '/slower', events: ['EMAIL_SENT'] });
+    // 16 s of the clock each, longer than the lease allows for: the 12th would start with
+    // 4 s of it left, less than the 10 s timeout and the margin.
+    receiver.answer(t.path('/slower'), () => {
+      t.clock.advance(16_000);
+      return { status: 200 };
+    });
+    for (let i = 0; i < 12; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+
+    expect(await t.round()).toEqual({ claimed: 12, delivered: 11, failed: 0, retried: 0, released: 1, disabled: 0 });
+    const last = (await t.deliveries(hook.id))[11]!;
+    expect(last).toMatchObject({ status: 'PENDING', attempts: 0, nextAttemptAt: START, leaseUntil: null });
+    expect(receiver.at(t.path('/slower')).map((r) => JSON.parse(r.body).i)).toEqual(Array.from({ length: 11 }, (_, i) => i));
+    expect(await t.webhook(hook.id)).toMatchObject({ consecutiveFailures: 0 });
+
+    // Due as it was, for the next round.
+    expect(await t.round()).toMatchObject({ claimed: 1, delivered: 1, released: 0 });
+    expect((await t.deliveries(hook.id))[11]).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+  });
+
   it('refuses private targets unless they are allowed: a failure, and no request reaches the receiver', async () => {
     const t = await setup({ allowPrivateTargets: false });
     const byIp = await t.hook({ path: '/ip', events: ['EMAIL_SENT'] });
     const byName = await t.hook({ url: `http://localhost:${receiver.port}${t.path('/name')}`, events: ['EMAIL_SENT'] });
     await t.emit('EMAIL_SENT', { campaignId: 'c1' });
 
-    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 0, retried: 2, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 0, retried: 2, released: 0, disabled: 0 });
     expect(receiver.at(t.path('/ip'))).toHaveLength(0);
     expect(receiver.at(t.path('/name'))).toHaveLength(0);
     const [ipDelivery] = await t.deliveries(byIp.id);

@@ -2,10 +2,16 @@
 // the transaction of the change that caused each event) until each delivery is delivered
 // or given up.
 //
-// - Claiming: due PENDING rows are locked with SKIP LOCKED and leased for 60 s in one
-//   statement, so concurrent workers (and processes) never POST the same row at once; a
-//   worker that dies leaves its rows to be taken again when the lease passes. An outcome
-//   is recorded only while the claim still holds (the row is PENDING with our lease).
+// - Claiming: due PENDING rows are locked with SKIP LOCKED and leased in one statement, so
+//   concurrent workers (and processes) never POST the same row at once; a worker that dies
+//   leaves its rows to be taken again when the lease passes. The lease covers the slowest
+//   the round can be (every POST timing out), and a delivery is not POSTed once too little of
+//   it is left, so no row is POSTed again by another worker while its first POST is running.
+//   An outcome is recorded only while the claim still holds (the row is PENDING with our lease).
+// - Circuit breaking: a webhook's deliveries are POSTed one after another, and its first
+//   failure makes all its pending deliveries wait for that failure's retry time. Its
+//   consecutive failures are then attempts spaced by the backoff, so a receiver down for a
+//   minute while 20 events queue costs one failure, not 20 and the webhook.
 // - Delivery is at least once: a receiver that answered but whose answer was not recorded
 //   (crash, lost lease) gets the event again, with the same X-Outreach-Event-Id.
 // - Time comes from deps.ports.clock only; the timeout is real time.
@@ -21,15 +27,18 @@ import { systemAlertFields } from './webhook-payload.rules';
 import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from './webhook-signature.rules';
 
 export const WEBHOOK_USER_AGENT = 'Outreach-Webhooks/1';
-/** How long a claim holds a delivery before another worker may take it. */
-export const WEBHOOK_LEASE_MS = 60_000;
+/**
+ * What an attempt may take beyond the timeout (recording its outcome): the lease allows the
+ * timeout plus this for each attempt, and an attempt starts only with at least that much left.
+ */
+export const WEBHOOK_LEASE_MARGIN_MS = 5_000;
 /** The first retry waits up to this long; each further one up to twice as long as the one before… */
 export const WEBHOOK_RETRY_BASE_MS = 30_000;
 /** …but never more than an hour. */
 export const WEBHOOK_RETRY_CAP_MS = 60 * 60_000;
 /** No attempt is scheduled later than this after the event. */
 export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
-/** A webhook failing this many times in a row (over all its deliveries) is disabled. */
+/** A webhook failing this many times in a row (attempts spaced by the backoff, over all its deliveries) is disabled. */
 export const WEBHOOK_MAX_CONSECUTIVE_FAILURES = 20;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const CONCURRENCY = 10;
@@ -39,13 +48,15 @@ const RESPONSE_BODY_LIMIT = 2048;
 const LAST_RESP_BODY_LIMIT = 500;
 
 export interface WebhookRoundResult {
-  /** Deliveries claimed (and attempted) this round. */
+  /** Deliveries claimed this round. */
   claimed: number;
   delivered: number;
   /** Given up: the retry window has passed, or the webhook was disabled. */
   failed: number;
   /** Failed this time, scheduled again. */
   retried: number;
+  /** Claimed but not attempted, left for a later round: their webhook failed earlier in the round, or too little of the lease was left. */
+  released: number;
   /** Webhooks disabled this round. */
   disabled: number;
 }
@@ -68,6 +79,8 @@ interface ClaimedDelivery {
   payload: unknown;
   attempts: number;
   created_at: Date | string;
+  next_attempt_at: Date | string;
+  lease_until: Date | string;
   url: string;
   secret_enc: string | null;
   webhook_status: string;
@@ -75,34 +88,46 @@ interface ClaimedDelivery {
 
 /**
  * Locks due deliveries (SKIP LOCKED: another worker's are left to it), oldest due first,
- * and leases them. Served by webhook_deliveries_due_idx. $1 now, $2 how many, $3 lease end,
- * $4 the workspaces to serve (null: all).
+ * and leases them. Served by webhook_deliveries_due_idx. $1 now, $2 how many, $3 the
+ * workspaces to serve (null: all), $4 the longest an attempt may take (ms), $5 the runners.
+ *
+ * The lease is the round at its slowest, every attempt taking $4: the webhook with the
+ * most deliveries claimed goes one after another, and the others at worst fill the other
+ * runners first (list scheduling finishes within (n - g)/runners + g attempts, g that
+ * largest group).
  */
 const CLAIM_SQL = `
   WITH due AS (
-    SELECT id FROM webhook_deliveries
+    SELECT id, webhook_id FROM webhook_deliveries
      WHERE status = 'PENDING' AND next_attempt_at <= $1::timestamptz
        AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
-       AND ($4::text[] IS NULL OR workspace_id = ANY($4::text[]))
-     ORDER BY next_attempt_at, id
+       AND ($3::text[] IS NULL OR workspace_id = ANY($3::text[]))
+     ORDER BY next_attempt_at, created_at, id
      LIMIT $2
      FOR UPDATE SKIP LOCKED
+  ), span AS (
+    SELECT MAX(n) + CEIL((SUM(n) - MAX(n)) / $5::numeric) AS attempts
+      FROM (SELECT COUNT(*) AS n FROM due GROUP BY webhook_id) per_webhook
   )
-  UPDATE webhook_deliveries d SET lease_until = $3::timestamptz
-    FROM due, webhooks h
+  UPDATE webhook_deliveries d SET lease_until = $1::timestamptz + span.attempts * $4::bigint * interval '1 millisecond'
+    FROM due, span, webhooks h
    WHERE d.id = due.id AND h.id = d.webhook_id
   RETURNING d.id, d.webhook_id, d.workspace_id, d.event, d.payload, d.attempts, d.created_at,
-            h.url, h.secret_enc, h.status::text AS webhook_status`;
+            d.next_attempt_at, d.lease_until, h.url, h.secret_enc, h.status::text AS webhook_status`;
 
 type Outcome = { ok: true; status: number; body: string } | { ok: false; status: number | null; error: string };
 type Recorded = 'delivered' | 'retried' | 'failed' | 'lost';
+/** An outcome recorded, and what became of the webhook's other deliveries of the round when it was a failure. */
+type RecordResult = { status: Recorded; disabled: boolean; restFailed: number; restReleased: number };
 
 /**
- * One round: claims up to `max` due deliveries, POSTs them (10 at a time) and records each
- * outcome. A 2xx delivers; anything else (another status, a timeout, a refused target, a
- * network error) is retried with backoff until 24 h after the event, and counts towards
- * the webhook's consecutive failures: at 20 it is disabled, its pending deliveries fail,
- * and a SYSTEM_ALERT (WEBHOOK_DISABLED) goes to the workspace's other webhooks.
+ * One round: claims up to `max` due deliveries and POSTs them, 10 webhooks at a time, each
+ * webhook's deliveries one after another (oldest first), recording each outcome. A 2xx
+ * delivers; anything else (another status, a timeout, a refused target, a network error) is
+ * retried with backoff until 24 h after the event, counts towards the webhook's consecutive
+ * failures, and ends the webhook's turn: its other pending deliveries wait for the failure's
+ * retry time. At 20 failures the webhook is disabled, its pending deliveries fail, and a
+ * SYSTEM_ALERT (WEBHOOK_DISABLED) goes to the workspace's other webhooks.
  */
 export async function deliverDueWebhooks(options: {
   deps: ServiceDeps;
@@ -117,28 +142,73 @@ export async function deliverDueWebhooks(options: {
   const max = options.max ?? 50;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const now = deps.ports.clock.now();
-  const lease = new Date(now.getTime() + WEBHOOK_LEASE_MS);
-  const claimed = await deps.db.$queryRawUnsafe<ClaimedDelivery[]>(CLAIM_SQL, now.toISOString(), max, lease.toISOString(), options.workspaceIds ?? null);
-  const result: WebhookRoundResult = { claimed: claimed.length, delivered: 0, failed: 0, retried: 0, disabled: 0 };
+  const slowestAttemptMs = timeoutMs + WEBHOOK_LEASE_MARGIN_MS;
+  const claimed = await deps.db.$queryRawUnsafe<ClaimedDelivery[]>(CLAIM_SQL, now.toISOString(), max, options.workspaceIds ?? null, slowestAttemptMs, CONCURRENCY);
+  const result: WebhookRoundResult = { claimed: claimed.length, delivered: 0, failed: 0, retried: 0, released: 0, disabled: 0 };
+  if (!claimed.length) return result;
+  // One lease for the whole claim (one statement set it).
+  const lease = new Date(claimed[0]!.lease_until);
+  const time = (d: Date | string) => new Date(d).getTime();
+  const byEvent = (a: ClaimedDelivery, b: ClaimedDelivery) => time(a.created_at) - time(b.created_at) || (a.id < b.id ? -1 : 1);
+  // RETURNING has no order: webhooks take turns by their oldest due delivery, and each
+  // webhook's deliveries go in the order of their events.
+  claimed.sort((a, b) => time(a.next_attempt_at) - time(b.next_attempt_at) || byEvent(a, b));
+  const byWebhook = new Map<string, ClaimedDelivery[]>();
+  for (const delivery of claimed) {
+    const group = byWebhook.get(delivery.webhook_id);
+    if (group) group.push(delivery);
+    else byWebhook.set(delivery.webhook_id, [delivery]);
+  }
+  const groups = [...byWebhook.values()].map((group) => group.sort(byEvent));
+
   const errors: unknown[] = [];
-  let next = 0;
-  const runner = async () => {
-    while (next < claimed.length) {
-      const delivery = claimed[next++]!;
+  const webhookTurn = async (group: ClaimedDelivery[]) => {
+    for (let i = 0; i < group.length; i++) {
+      const delivery = group[i]!;
+      const rest = group.slice(i + 1).map((d) => d.id);
       try {
+        // Past the lease another worker may claim the delivery and POST it while this POST runs.
+        if (lease.getTime() - deps.ports.clock.now().getTime() < slowestAttemptMs) {
+          result.released += await release({ db: deps.db, ids: [delivery.id, ...rest], lease });
+          return;
+        }
         const outcome = await attempt({ deps, delivery, timeoutMs, lookup: options.lookup });
-        const recorded = await record({ deps, delivery, lease, outcome });
+        const recorded = await record({ deps, delivery, lease, outcome, rest });
         if (recorded.status !== 'lost') result[recorded.status] += 1;
         if (recorded.disabled) result.disabled += 1;
+        result.failed += recorded.restFailed;
+        result.released += recorded.restReleased;
+        if (outcome && !outcome.ok) {
+          // A failure ends the webhook's turn even when it was not recorded (the claim was
+          // lost): the receiver is failing all the same. Recorded, it released the rest.
+          if (recorded.status === 'lost') result.released += await release({ db: deps.db, ids: rest, lease });
+          return;
+        }
       } catch (error) {
-        // The database failed us: the lease runs out and the delivery is taken again.
+        // The database failed us: the webhook's turn ends here, the leases run out and its
+        // deliveries are taken again.
         errors.push(error);
+        return;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, runner));
+  let next = 0;
+  const runner = async () => {
+    while (next < groups.length) await webhookTurn(groups[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, groups.length) }, runner));
   if (errors.length) throw errors[0];
   return result;
+}
+
+/** Gives claimed deliveries back unattempted (due as they were); answers how many were still ours. */
+async function release(options: { db: Tx; ids: string[]; lease: Date }): Promise<number> {
+  if (!options.ids.length) return 0;
+  const { count } = await options.db.webhookDelivery.updateMany({
+    where: { id: { in: options.ids }, status: 'PENDING', leaseUntil: options.lease },
+    data: { leaseUntil: null },
+  });
+  return count;
 }
 
 async function attempt(options: { deps: ServiceDeps; delivery: ClaimedDelivery; timeoutMs: number; lookup: LookupAll | undefined }): Promise<Outcome | null> {
@@ -181,18 +251,23 @@ async function attempt(options: { deps: ServiceDeps; delivery: ClaimedDelivery; 
 
 const responseText = (r: { status: number; body: string }) => `${r.status} ${r.body.slice(0, LAST_RESP_BODY_LIMIT)}`.trimEnd();
 
-/** Records an outcome while the claim holds; `null` means the webhook is no longer active. */
-async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; lease: Date; outcome: Outcome | null }): Promise<{ status: Recorded; disabled: boolean }> {
-  const { deps, delivery, lease, outcome } = options;
+/**
+ * Records an outcome while the claim holds; `null` means the webhook is no longer active.
+ * `rest`: the webhook's deliveries claimed after this one, released (or given up) when
+ * this is a failure.
+ */
+async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; lease: Date; outcome: Outcome | null; rest: string[] }): Promise<RecordResult> {
+  const { deps, delivery, lease, outcome, rest } = options;
   const now = deps.ports.clock.now();
   const held = { id: delivery.id, status: 'PENDING' as const, leaseUntil: lease };
+  const untouched = { restFailed: 0, restReleased: 0 };
 
   if (!outcome) {
     const { count } = await deps.db.webhookDelivery.updateMany({
       where: held,
       data: { status: 'FAILED', leaseUntil: null, lastError: 'the webhook is disabled' },
     });
-    return { status: count ? 'failed' : 'lost', disabled: false };
+    return { status: count ? 'failed' : 'lost', disabled: false, ...untouched };
   }
 
   if (outcome.ok) {
@@ -201,14 +276,14 @@ async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; l
         where: held,
         data: { status: 'DELIVERED', deliveredAt: now, attempts: delivery.attempts + 1, lastStatusCode: outcome.status, lastError: null, leaseUntil: null },
       });
-      if (!count) return { status: 'lost' as const, disabled: false };
+      if (!count) return { status: 'lost' as const, disabled: false, ...untouched };
       await tx.$executeRawUnsafe(
         `UPDATE webhooks SET consecutive_failures = 0, last_run = $2::timestamptz, last_resp = $3 WHERE id = $1`,
         delivery.webhook_id,
         now.toISOString(),
         responseText(outcome),
       );
-      return { status: 'delivered' as const, disabled: false };
+      return { status: 'delivered' as const, disabled: false, ...untouched };
     });
   }
 
@@ -216,12 +291,12 @@ async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; l
   const nextAttemptAt = new Date(now.getTime() + webhookRetryDelayMs({ deliveryId: delivery.id, attempt: attempts }));
   const giveUp = nextAttemptAt.getTime() > new Date(delivery.created_at).getTime() + WEBHOOK_RETRY_WINDOW_MS;
   const error = outcome.error.slice(0, 1_000);
-  const recorded = await deps.db.$transaction(async (tx) => {
+  const recorded = await deps.db.$transaction(async (tx): Promise<RecordResult> => {
     const { count } = await tx.webhookDelivery.updateMany({
       where: held,
       data: { attempts, lastStatusCode: outcome.status, lastError: error, leaseUntil: null, ...(giveUp ? { status: 'FAILED' as const } : { nextAttemptAt }) },
     });
-    if (!count) return { status: 'lost' as const, disabled: false };
+    if (!count) return { status: 'lost', disabled: false, ...untouched };
     const [hook] = await tx.$queryRawUnsafe<{ consecutive_failures: number; status: string; url: string; workspace_id: string }[]>(
       `UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, last_run = $2::timestamptz, last_resp = $3
         WHERE id = $1 RETURNING consecutive_failures, status::text AS status, url, workspace_id`,
@@ -231,8 +306,14 @@ async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; l
     );
     // The row is locked until this commits, so exactly one failure crosses the threshold.
     const disable = hook !== undefined && hook.status === 'ACTIVE' && hook.consecutive_failures >= WEBHOOK_MAX_CONSECUTIVE_FAILURES;
-    if (disable) await disableWebhook({ tx, webhookId: delivery.webhook_id, url: hook.url, workspaceId: hook.workspace_id, failures: hook.consecutive_failures, now });
-    return { status: giveUp || disable ? ('failed' as const) : ('retried' as const), disabled: disable };
+    const ours = (ids: string[]) => ids.filter((id) => rest.includes(id)).length;
+    if (disable) {
+      const failed = await disableWebhook({ tx, webhookId: delivery.webhook_id, url: hook.url, workspaceId: hook.workspace_id, failures: hook.consecutive_failures, now });
+      return { status: 'failed', disabled: true, restFailed: ours(failed), restReleased: 0 };
+    }
+    const gaveUp = await holdWebhook({ tx, webhookId: delivery.webhook_id, until: nextAttemptAt });
+    const released = await release({ db: tx, ids: rest, lease });
+    return { status: giveUp ? 'failed' : 'retried', disabled: false, restFailed: ours(gaveUp), restReleased: released };
   });
   if (recorded.disabled) {
     deps.log.warn({ webhookId: delivery.webhook_id, url: delivery.url, lastError: error }, `webhook disabled after ${WEBHOOK_MAX_CONSECUTIVE_FAILURES} consecutive failures`);
@@ -240,14 +321,40 @@ async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; l
   return recorded;
 }
 
-/** DISABLED, its pending deliveries FAILED, and a SYSTEM_ALERT to the workspace's other webhooks: one transaction. */
-async function disableWebhook(options: { tx: Tx; webhookId: string; url: string; workspaceId: string; failures: number; now: Date }): Promise<void> {
+/**
+ * After a failure of the webhook (in its transaction): its other pending deliveries are not
+ * attempted before `until`, the failure's retry time, so that its next failure, if any, comes
+ * after the backoff. Those whose retry window ends before it are given up, as a delivery
+ * whose own next attempt would be too late. Answers the ids given up.
+ */
+async function holdWebhook(options: { tx: Tx; webhookId: string; until: Date }): Promise<string[]> {
+  const { tx, webhookId, until } = options;
+  const gaveUp = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `UPDATE webhook_deliveries SET status = 'FAILED', lease_until = NULL,
+            last_error = COALESCE(last_error || ' / ', '') || 'its webhook is failing, and the next attempt would be more than 24 h after the event'
+      WHERE webhook_id = $1 AND status = 'PENDING' AND created_at < $2::timestamptz
+      RETURNING id`,
+    webhookId,
+    new Date(until.getTime() - WEBHOOK_RETRY_WINDOW_MS).toISOString(),
+  );
+  await tx.$executeRawUnsafe(
+    `UPDATE webhook_deliveries SET next_attempt_at = $2::timestamptz
+      WHERE webhook_id = $1 AND status = 'PENDING' AND next_attempt_at < $2::timestamptz`,
+    webhookId,
+    until.toISOString(),
+  );
+  return gaveUp.map((d) => d.id);
+}
+
+/** DISABLED, its pending deliveries FAILED, and a SYSTEM_ALERT to the workspace's other webhooks: one transaction. Answers the ids given up. */
+async function disableWebhook(options: { tx: Tx; webhookId: string; url: string; workspaceId: string; failures: number; now: Date }): Promise<string[]> {
   const { tx, webhookId, url, workspaceId, failures, now } = options;
   await tx.$executeRawUnsafe(`UPDATE webhooks SET status = 'DISABLED', updated_at = $2::timestamptz WHERE id = $1`, webhookId, now.toISOString());
-  await tx.$executeRawUnsafe(
+  const gaveUp = await tx.$queryRawUnsafe<{ id: string }[]>(
     `UPDATE webhook_deliveries SET status = 'FAILED', lease_until = NULL,
             last_error = COALESCE(last_error || ' / ', '') || 'the webhook was disabled'
-      WHERE webhook_id = $1 AND status = 'PENDING'`,
+      WHERE webhook_id = $1 AND status = 'PENDING'
+      RETURNING id`,
     webhookId,
   );
   // The webhook is DISABLED already in this transaction, so the alert never goes to it.
@@ -265,6 +372,7 @@ async function disableWebhook(options: { tx: Tx; webhookId: string; url: string;
       at: now,
     }),
   });
+  return gaveUp.map((d) => d.id);
 }
 
 /**

@@ -11,7 +11,8 @@ export type ReplyKind = 'reply' | 'out_of_office' | 'automatic_reply';
  * Queues `event` for every ACTIVE webhook of the workspace that subscribes to it and
  * covers the campaign (`camp_ids` holds "ALL" or the campaign; an event without a
  * campaign, such as SYSTEM_ALERT, reaches every subscriber). A webhook with `ignore_ooo`
- * skips out-of-office replies, one with `ignore_automatic` automatic ones.
+ * skips out-of-office replies, one with `ignore_automatic` automatic ones. A webhook whose
+ * last attempt failed gets the event at that failure's retry time, with its other deliveries.
  *
  * The payload is flat, as the vendor's: `webhook_id`, `webhook_name`, `webhook_event`,
  * `workspace_id`, `workspace_name`, then `fields` (which may override none of those).
@@ -28,13 +29,23 @@ export async function emitWebhookEvent(options: {
   replyKind?: ReplyKind;
 }): Promise<number> {
   const { tx, workspaceId, event, campaignId, now } = options;
-  const hooks = await tx.$queryRawUnsafe<{ id: string; name: string; workspace_name: string }[]>(
-    `SELECT h.id, h.name, w.name AS workspace_name
+  // $5 is NULL for events that are not replies, and `NULL = 'out_of_office'` is NULL, whose
+  // NOT is NULL too: IS NOT DISTINCT FROM keeps such events for the webhooks that ignore
+  // out-of-office or automatic replies.
+  // A failing webhook's pending deliveries wait for the retry time of its last failure (the
+  // worker's circuit breaker), which its newest pending one carries: a new event waits for it
+  // too, or it would be POSTed at once and count another failure before the backoff has passed.
+  const hooks = await tx.$queryRawUnsafe<{ id: string; name: string; workspace_name: string; held_until: Date | null }[]>(
+    `SELECT h.id, h.name, w.name AS workspace_name,
+            CASE WHEN h.consecutive_failures > 0 THEN (
+              SELECT d.next_attempt_at FROM webhook_deliveries d
+               WHERE d.webhook_id = h.id AND d.status = 'PENDING'
+               ORDER BY d.created_at DESC LIMIT 1) END AS held_until
        FROM webhooks h JOIN workspaces w ON w.id = h.workspace_id
       WHERE h.workspace_id = $1 AND h.status = 'ACTIVE' AND $2 = ANY(h.event_types)
         AND ($3::text IS NULL OR $4 = ANY(h.camp_ids) OR $3 = ANY(h.camp_ids))
-        AND NOT ($5::text = 'out_of_office' AND h.ignore_ooo)
-        AND NOT ($5::text = 'automatic_reply' AND h.ignore_automatic)`,
+        AND NOT ($5::text IS NOT DISTINCT FROM 'out_of_office' AND h.ignore_ooo)
+        AND NOT ($5::text IS NOT DISTINCT FROM 'automatic_reply' AND h.ignore_automatic)`,
     workspaceId,
     event,
     campaignId,
@@ -59,7 +70,7 @@ export async function emitWebhookEvent(options: {
           workspace_name: hook.workspace_name,
         }),
       ),
-      nextAttemptAt: now,
+      nextAttemptAt: hook.held_until && new Date(hook.held_until) > now ? new Date(hook.held_until) : now,
       createdAt: now,
     })),
   });
