@@ -219,9 +219,8 @@ describe('webhook delivery', () => {
     receiver.answer(t.path('/slow'), (n) => (n === 0 ? 'hang' : { status: 204 }));
     await t.emit('EMAIL_SENT', { campaignId: 'c1' });
 
-    const started = performance.now();
+    // The receiver never answers: the round ends by the timeout, which the recorded error names.
     expect(await t.round({ timeoutMs: 300 })).toMatchObject({ claimed: 1, retried: 1 });
-    expect(performance.now() - started).toBeLessThan(5_000);
     const [d] = await t.deliveries(hook.id);
     expect(d).toMatchObject({ status: 'PENDING', attempts: 1, lastStatusCode: null, lastError: 'timed out after 300 ms' });
     expect(await t.webhook(hook.id)).toMatchObject({ consecutiveFailures: 1, lastResp: 'timed out after 300 ms' });
