@@ -459,6 +459,97 @@ describe('classifyIncoming — classic (non-standard) bounces', () => {
     const raw = leadMessage({ from: 'Postmaster <postmaster@lead.test>', subject: 'Re: Quick question', body: ['Please remove us from your list.'] });
     await expect(classify(raw)).resolves.toEqual({ kind: 'reply' });
   });
+
+  it('a classic bounce from MAILER-DAEMON without a null Return-Path (an Exim "Mail delivery failed") is a bounce', async () => {
+    const raw = rfc822(
+      [
+        'Return-Path: <MAILER-DAEMON@mx.sender.test>',
+        'From: Mail Delivery System <Mailer-Daemon@mx.sender.test>',
+        'To: bob@sender.test',
+        'Subject: Mail delivery failed: returning message to sender',
+        'X-Failed-Recipients: nobody@lead.test',
+        'Date: Mon, 23 Nov 2026 10:01:00 +0000',
+        'Content-Type: text/plain; charset=us-ascii',
+      ],
+      [
+        'This message was created automatically by mail delivery software.',
+        '',
+        'A message that you sent could not be delivered to one or more of its',
+        'recipients. This is a permanent error. The following address(es) failed:',
+        '',
+        '  nobody@lead.test',
+        '    host mx.lead.test [192.0.2.10]',
+        '    SMTP error from remote mail server after RCPT TO:<nobody@lead.test>:',
+        '    550 5.1.1 <nobody@lead.test>: Recipient address rejected: User unknown',
+        '',
+        '------ This is a copy of the message, including all the headers. ------',
+        '',
+        ...ORIGINAL_HEADERS,
+      ],
+    );
+    await expect(classify(raw)).resolves.toEqual({
+      kind: 'bounce',
+      diagnostic:
+        'nobody@lead.test host mx.lead.test [192.0.2.10] SMTP error from remote mail server after RCPT TO:<nobody@lead.test>: 550 5.1.1 <nobody@lead.test>: Recipient address rejected: User unknown',
+      status: '5.1.1',
+      failedRecipient: 'nobody@lead.test',
+      originalMessageId: ORIGINAL_ID,
+    });
+  });
+});
+
+/** An Exchange out-of-office reply to the campaign "Cutting delivery failure rates" (RFC 3834: null Return-Path, Auto-Submitted). */
+function outOfOfficeToDeliveryCampaign(options: { from?: string; subject?: string; headers?: string[]; body?: string[] } = {}): Buffer {
+  return rfc822(
+    [
+      'Return-Path: <>',
+      `From: ${options.from ?? 'Ada Lovelace <ada@lead.test>'}`,
+      'To: Bob Sender <bob@sender.test>',
+      `Subject: ${options.subject ?? 'Automatic reply: Cutting delivery failure rates…'}`,
+      'Date: Mon, 23 Nov 2026 10:00:05 +0000',
+      'Message-ID: <DM6PR01MB5678ABCD@DM6PR01MB5678.namprd01.prod.outlook.com>',
+      `In-Reply-To: <${ORIGINAL_ID}>`,
+      ...(options.headers ?? ['Auto-Submitted: auto-replied', 'X-Auto-Response-Suppress: All']),
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+    ],
+    options.body ?? ['Hello,', '', 'I am out of the office until Monday 30 November with limited access to email.', '', 'Ada'],
+  );
+}
+
+describe('classifyIncoming — an automatic reply to a campaign whose subject reads like a bounce', () => {
+  it('an out-of-office reply with Return-Path <> and Auto-Submitted to "Cutting delivery failure rates" is out_of_office, not a bounce', async () => {
+    await expect(classify(outOfOfficeToDeliveryCampaign())).resolves.toEqual({ kind: 'out_of_office', reason: 'out_of_office_text' });
+  });
+
+  it('without an away notice it is an automatic_reply, still not a bounce', async () => {
+    const raw = outOfOfficeToDeliveryCampaign({ body: NEUTRAL_BODY });
+    await expect(classify(raw)).resolves.toEqual({ kind: 'automatic_reply', reason: 'auto_submitted' });
+  });
+
+  it('a null Return-Path alone does not make a message from a person a bounce', async () => {
+    const raw = outOfOfficeToDeliveryCampaign({ subject: 'Cutting delivery failure rates', headers: [], body: ['Can we talk about this on Tuesday?'] });
+    await expect(classify(raw)).resolves.toEqual({ kind: 'reply' });
+  });
+
+  it.each([
+    ['Automatic reply: Cutting delivery failure rates', [], { kind: 'automatic_reply', reason: 'auto_reply_subject' }],
+    ['Autosvar: Cutting delivery failure rates', [], { kind: 'automatic_reply', reason: 'auto_reply_subject' }],
+    ['Abwesenheitsnotiz: Cutting delivery failure rates', [], { kind: 'out_of_office', reason: 'out_of_office_subject' }],
+    ['Re: Cutting delivery failure rates', [], { kind: 'reply' }],
+    ['Cutting delivery failure rates', ['Auto-Submitted: auto-replied'], { kind: 'automatic_reply', reason: 'auto_submitted' }],
+    ['Cutting delivery failure rates', ['X-Autoreply: yes'], { kind: 'automatic_reply', reason: 'x_autoreply' }],
+    ['Cutting delivery failure rates', ['X-Autorespond: yes'], { kind: 'automatic_reply', reason: 'x_autorespond' }],
+  ] as const)('even from postmaster@, "%s" with %j is not a classic bounce', async (subject, headers, expected) => {
+    const raw = outOfOfficeToDeliveryCampaign({ from: 'Postmaster <postmaster@lead.test>', subject, headers: [...headers], body: NEUTRAL_BODY });
+    await expect(classify(raw)).resolves.toEqual(expected);
+  });
+
+  it('a delivery status notification about that campaign stays a bounce, auto-reply headers and all', async () => {
+    const raw = postfixDsn({ subject: 'Undelivered Mail Returned to Sender: Cutting delivery failure rates', extraHeaders: ['X-Autoreply: yes'] });
+    await expect(classify(raw)).resolves.toMatchObject({ kind: 'bounce', status: '5.1.1', failedRecipient: 'nobody@lead.test', originalMessageId: ORIGINAL_ID });
+  });
 });
 
 // ---------------------------------------------------------------------------------------
@@ -710,6 +801,129 @@ describe('classifyIncoming — replies', () => {
       await expect(classify(raw)).resolves.toEqual({ kind: 'reply' });
     },
   );
+});
+
+// ---------------------------------------------------------------------------------------
+// Pathological input: each test must simply finish (an expression that backtracks
+// quadratically over these inputs takes minutes to hours)
+// ---------------------------------------------------------------------------------------
+
+const MB = 1024 * 1024;
+
+/** A classic bounce from MAILER-DAEMON (null Return-Path) with `body` as its text. */
+function classicBounce(body: string[]): Buffer {
+  return rfc822(
+    [
+      'Return-Path: <>',
+      'From: MAILER-DAEMON@mx.sender.test (Mail Delivery System)',
+      'To: bob@sender.test',
+      'Subject: Undelivered Mail Returned to Sender',
+      'Date: Mon, 23 Nov 2026 10:01:00 +0000',
+      'Content-Type: text/plain; charset=us-ascii',
+    ],
+    body,
+  );
+}
+
+describe('pathological input', () => {
+  it('a classic bounce whose text is "<" and 1,000,000 "@" is a bounce without a recipient', async () => {
+    await expect(classify(classicBounce([`<${'@'.repeat(1_000_000)}`]))).resolves.toEqual({
+      kind: 'bounce',
+      diagnostic: `<${'@'.repeat(498)}…`,
+      status: null,
+      failedRecipient: null,
+      originalMessageId: null,
+    });
+  });
+
+  it('a classic bounce whose text is 1 MB of "a" is a bounce without a recipient', async () => {
+    await expect(classify(classicBounce(['a'.repeat(MB)]))).resolves.toEqual({
+      kind: 'bounce',
+      diagnostic: `${'a'.repeat(499)}…`,
+      status: null,
+      failedRecipient: null,
+      originalMessageId: null,
+    });
+  });
+
+  it('a classic bounce followed by megabytes of junk keeps its diagnostic and recipient', async () => {
+    const raw = classicBounce([
+      '<nobody@lead.test>: host mx.lead.test[192.0.2.10] said: 550 5.1.1 User unknown',
+      '',
+      ...Array.from({ length: 8 }, () => `${'a'.repeat(MB / 4)}@${'b'.repeat(MB / 4)} <${'@'.repeat(MB / 4)}>:`),
+    ]);
+    await expect(classify(raw)).resolves.toMatchObject({ kind: 'bounce', status: '5.1.1', failedRecipient: 'nobody@lead.test' });
+  });
+
+  it('an address-like run of 1 MB ("a.a.…@a-a-…") in a classic bounce is no recipient', async () => {
+    const raw = classicBounce([`${'a.'.repeat(MB / 4)}@${'a-'.repeat(MB / 4)}`, `${`${'x'.repeat(250)}@y `.repeat(4096)}`]);
+    await expect(classify(raw)).resolves.toMatchObject({ kind: 'bounce', failedRecipient: null });
+  });
+
+  it('an out-of-office reply with 2 MB of "@" lines after its notice is out_of_office', async () => {
+    const raw = leadMessage({
+      subject: 'Automatic reply: Quick question',
+      headers: ['Auto-Submitted: auto-replied'],
+      body: ['I am out of the office until Monday 30 November.', '', ...Array.from({ length: 5000 }, () => '@'.repeat(400))],
+    });
+    await expect(classify(raw)).resolves.toEqual({ kind: 'out_of_office', reason: 'out_of_office_text' });
+  });
+
+  it('header values of 1 MB (subject, Content-Type, auto-reply headers, delivery status) are classified as usual', async () => {
+    const base = await parsed(leadMessage({ subject: 'Re: Quick question', body: ['Sounds good.'] }));
+    const spaces = ' '.repeat(MB);
+    const cases: [Partial<ParsedIncoming>, Classification][] = [
+      [{ subject: `Re${spaces}x` }, { kind: 'reply' }],
+      [{ subject: `${spaces}x` }, { kind: 'reply' }],
+      [{ subject: `[${spaces}Auto-Reply${spaces}x` }, { kind: 'reply' }],
+      [{ subject: `Out${spaces}of${spaces}office${spaces}x` }, { kind: 'reply' }],
+      [{ subject: `Automatic reply: ${'out of '.repeat(MB / 7)}`, headers: { ...base.headers, 'auto-submitted': `auto-replied${spaces}` } }, { kind: 'automatic_reply', reason: 'auto_submitted' }],
+      [{ contentType: `text/plain; ${'a'.repeat(MB)}` }, { kind: 'reply' }],
+      [{ contentType: `multipart/report; report-type=delivery-status; ${'a'.repeat(MB)}`, deliveryStatus: `Action:${spaces}x\u2028y` }, { kind: 'automatic_reply', reason: 'delivery_report' }],
+      [
+        {
+          from: [{ address: 'mailer-daemon@mx.sender.test', name: '' }],
+          subject: 'Undelivered Mail Returned to Sender',
+          text: 'Your message could not be delivered.',
+          headers: { ...base.headers, 'x-failed-recipients': `nobody@lead.test${spaces}` },
+          returnedHeaders: `Message-ID:${spaces}<${ORIGINAL_ID}>\u2028${'x'.repeat(MB)}`,
+        },
+        { kind: 'bounce', diagnostic: 'Your message could not be delivered.', status: null, failedRecipient: 'nobody@lead.test', originalMessageId: null },
+      ],
+    ];
+    for (const [overrides, expected] of cases) expect(classifyIncoming({ ...base, ...overrides })).toEqual(expected);
+  });
+
+  it('a DSN with a 1 MB Diagnostic-Code is a bounce', async () => {
+    const raw = postfixDsn({ diagnostic: [`Diagnostic-Code: smtp;${' '.repeat(MB)}550 5.1.1 x\u2028y`] });
+    await expect(classify(raw)).resolves.toMatchObject({ kind: 'bounce', status: '5.1.1', failedRecipient: 'nobody@lead.test', originalMessageId: ORIGINAL_ID });
+  });
+
+  it('parseFields reads a field with 1 MB of spaces before a value that is not on one line', () => {
+    expect(parseFields(`Action:${' '.repeat(MB)}failed\u2028now\nStatus: 5.1.1`)).toEqual({ action: 'failed now', status: '5.1.1' });
+  });
+
+  it('stripQuotedReply keeps 10 MB of 400-character "@" lines as they are', () => {
+    const text = `${'@'.repeat(400)}\n`.repeat(Math.ceil((10 * MB) / 401));
+    expect(stripQuotedReply(text)).toBe(text.trim());
+  });
+
+  it('stripQuotedReply cuts a reply above 10 MB of quote, and returns a huge text without a quote near its start whole', () => {
+    const quote = `> ${'quoted '.repeat(57)}\n`.repeat(25_000);
+    expect(stripQuotedReply(`Thanks!\n\nOn Mon, 23 Nov 2026, Bob <bob@sender.test> wrote:\n${quote}`)).toBe('Thanks!');
+    const own = `${'words '.repeat(66)}\n`.repeat(25_000);
+    expect(stripQuotedReply(`${own}\nOn Mon, 23 Nov 2026, Bob <bob@sender.test> wrote:\n> hi`)).toBe(`${own}\nOn Mon, 23 Nov 2026, Bob <bob@sender.test> wrote:\n> hi`.trim());
+  });
+
+  it.each([
+    ['lines of spaces (Outlook labels)', `${' '.repeat(MB)}x`, 'x'],
+    ['"From" and spaces (Outlook labels)', `From${' '.repeat(MB)}x`, `From${' '.repeat(MB)}x`],
+    ['"@" lines ending in "wrote" words', `${`a@${'wrote '.repeat(66)}x\n`.repeat(5000)}`, `${`a@${'wrote '.repeat(66)}x\n`.repeat(5000)}`.trim()],
+    ['"Am … schrieb" lines', `${`Am 1 ${'schrieb '.repeat(49)}\n`.repeat(5000)}`, `${`Am 1 ${'schrieb '.repeat(49)}\n`.repeat(5000)}`.trim()],
+    ['"On … wrote" lines with trailing spaces', `${`On 1 wrote${' '.repeat(380)}x\n`.repeat(5000)}`, `${`On 1 wrote${' '.repeat(380)}x\n`.repeat(5000)}`.trim()],
+  ])('stripQuotedReply over %s finishes with the text as it is', (_name, text, expected) => {
+    expect(stripQuotedReply(text)).toBe(expected);
+  });
 });
 
 // ---------------------------------------------------------------------------------------

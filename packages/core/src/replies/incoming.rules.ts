@@ -3,8 +3,9 @@
  *
  * 1. a bounce — a delivery status notification (RFC 3464, `multipart/report;
  *    report-type=delivery-status`) reporting a failure, or a classic non-standard bounce
- *    (from MAILER-DAEMON / postmaster, with a bounce subject). A delay notification is an
- *    `automatic_reply` (`delayed_delivery`), a success report or a read receipt too;
+ *    (from MAILER-DAEMON / postmaster, with a bounce subject, and neither marked as an
+ *    automatic reply nor titled as a reply). A delay notification is an `automatic_reply`
+ *    (`delayed_delivery`), a success report or a read receipt too;
  * 2. an automatic reply — marked by its headers (Auto-Submitted other than `no`,
  *    X-Autoreply, X-Autorespond, Precedence auto_reply/bulk/junk) or by an auto-reply /
  *    out-of-office subject. Among those, out-of-office wording in the subject or the first
@@ -15,6 +16,11 @@
  *
  * Plus `matchesReplyContent` (subsequence triggers on reply content) and `stripQuotedReply`
  * (the new part of a reply, without the quoted conversation).
+ *
+ * Every expression here runs over text a stranger sent us, so each is written to run in time
+ * linear in its input (no nested or adjacent quantifiers that can match the same characters),
+ * and the heuristics read only a bounded prefix of the text (MAX_SCANNED_TEXT) and of each
+ * header (MAX_SCANNED_HEADER): one crafted message must not block the event loop.
  */
 import type { ParsedIncoming } from './parse-incoming';
 
@@ -209,19 +215,23 @@ export const OUT_OF_OFFICE_TEXT_PHRASES: readonly string[] = [
   'poza biurem', 'na urlopie', 'nieobecny', 'nieobecna', 'nieobecność', 'urlop',
 ];
 
+// Written to run in linear time: a trailing "\s*:?\s*" would retry every split of a run of
+// spaces, ".+\bschrieb\b.*:" would rescan the rest of the line after every "schrieb" (the
+// lookahead takes the first one only, which is enough: a colon at the end after a later one is
+// also after the first), and "^.*@.*" would try every pair of "@"s (the first "@" is enough too).
 /** Attribution lines above a quoted reply ("On … wrote:"), per language; see stripQuotedReply. */
 export const REPLY_ATTRIBUTION_PATTERNS: readonly RegExp[] = [
-  /^\s*on\b.+\bwrote\s*:?\s*$/i, // en
-  /^\s*am\b.+\bschrieb\b.*:\s*$/i, // de
-  /^\s*le\b.+\ba\s+écrit\s*:?\s*$/i, // fr
-  /^\s*el\b.+\bescribió\s*:?\s*$/i, // es
-  /^\s*il\b.+\bha\s+scritto\s*:?\s*$/i, // it
-  /^\s*op\b.+\bschreef\b.*:\s*$/i, // nl
-  /^\s*em\b.+\bescreveu\s*:?\s*$/i, // pt
-  /^\s*(den|på)(?=\s).+\bskrev\b.*:\s*$/i, // sv, da, no (`\b` after "å" would never match)
-  /^\s*(w dniu|dnia)\b.+\b(pisze|napisał\(a\)|napisał|napisała)\s*:?\s*$/i, // pl
+  /^\s*on\b.+\bwrote\s*(?::\s*)?$/i, // en
+  /^\s*am\b(?=(.+?\bschrieb\b))\1.*:\s*$/i, // de
+  /^\s*le\b.+\ba\s+écrit\s*(?::\s*)?$/i, // fr
+  /^\s*el\b.+\bescribió\s*(?::\s*)?$/i, // es
+  /^\s*il\b.+\bha\s+scritto\s*(?::\s*)?$/i, // it
+  /^\s*op\b(?=(.+?\bschreef\b))\1.*:\s*$/i, // nl
+  /^\s*em\b.+\bescreveu\s*(?::\s*)?$/i, // pt
+  /^\s*(?:den|på)(?=\s)(?=(.+?\bskrev\b))\1.*:\s*$/i, // sv, da, no (`\b` after "å" would never match)
+  /^\s*(?:w dniu|dnia)\b.+\b(?:pisze|napisał\(a\)|napisał|napisała)\s*(?::\s*)?$/i, // pl
   // "Ada Lovelace <ada@example.com> wrote:" (no date first)
-  /^.*@.*\b(wrote|schrieb|a écrit|escribió|ha scritto|schreef|escreveu|skrev|pisze|napisał\(a\)|napisał|napisała)\s*:\s*$/i,
+  /^[^@\n\r\u2028\u2029]*@.*\b(?:wrote|schrieb|a écrit|escribió|ha scritto|schreef|escreveu|skrev|pisze|napisał\(a\)|napisał|napisała)\s*:\s*$/i,
 ];
 
 /** Separator lines above a quoted or forwarded message ("-----Original Message-----"). */
@@ -245,6 +255,17 @@ export const OUTLOOK_SENT_LABELS: readonly string[] = [
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * How much of a message's text (and of a delivery-status or returned-headers part) the
+ * heuristics read. What tells a bounce or an away notice apart is near the start of the text:
+ * the diagnostic, the notice, the attribution above a quote.
+ */
+const MAX_SCANNED_TEXT = 64 * 1024;
+/** How much of a header value (subject, Content-Type, …) the heuristics read; real ones are far shorter. */
+const MAX_SCANNED_HEADER = 8 * 1024;
+
+const scanned = (value: string, limit: number) => (value.length > limit ? value.slice(0, limit) : value);
+
 /** `phrase` as a whole word or phrase (Unicode letters and digits around it do not count as boundaries). */
 function phraseRegExp(phrases: readonly string[], flags = 'iu'): RegExp {
   const alternatives = [...phrases].sort((a, b) => b.length - a.length).map((p) => escapeRegExp(p).replace(/\s+/g, '\\s+'));
@@ -260,7 +281,8 @@ function subjectPrefixRegExps(phrases: readonly string[]): { start: RegExp; brac
   const alternatives = [...phrases].sort((a, b) => b.length - a.length).map((p) => escapeRegExp(p).replace(/\s+/g, '\\s+'));
   const group = `(?:${alternatives.join('|')})`;
   return {
-    start: new RegExp(`^\\s*[[(]?\\s*${group}\\s*(?::|：|\\]|\\)|[-–—](?![\\p{L}\\p{N}])|$)`, 'iu'),
+    // "(?:[[(]\s*)?" rather than "[[(]?\s*": two "\s*" side by side retry every split of a run of spaces.
+    start: new RegExp(`^\\s*(?:[[(]\\s*)?${group}\\s*(?::|：|\\]|\\)|[-–—](?![\\p{L}\\p{N}])|$)`, 'iu'),
     bracketed: new RegExp(`[[(]\\s*${group}\\s*[\\])]`, 'iu'),
   };
 }
@@ -270,7 +292,7 @@ function subjectPrefixRegExps(phrases: readonly string[]): { start: RegExp; brac
  * forwarding another one. Its text is the campaign's subject, so wording found after the prefix
  * (anywhere-patterns, bracketed phrases) says nothing about this message.
  */
-const REPLY_OR_FORWARD_PREFIX = /^\s*(?:re|aw|sv|vs|antw|antwort|rif|r|res|ref|réf|rv|odp|wg|fw|fwd|tr|enc|doorst)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]/iu;
+const REPLY_OR_FORWARD_PREFIX = /^\s*(?:re|aw|sv|vs|antw|antwort|rif|r|res|ref|réf|rv|odp|wg|fw|fwd|tr|enc|doorst)(?:\s*(?:\[\d+\]|\(\d+\)))?\s*[:：]/iu;
 
 const AUTO_SUBJECT = subjectPrefixRegExps(AUTO_REPLY_SUBJECT_PHRASES);
 const OOO_SUBJECT = subjectPrefixRegExps(OUT_OF_OFFICE_SUBJECT_PHRASES);
@@ -301,7 +323,8 @@ export function parseFields(block: string): Record<string, string> {
   const fields: Record<string, string> = {};
   const unfolded = block.replace(/\r\n?/g, '\n').replace(/\n(?=[ \t])/g, '');
   for (const line of unfolded.split('\n')) {
-    const match = /^([!-9;-~]+)\s*:\s*(.*)$/.exec(line);
+    // The value is trimmed below: a "\s*" before "(.*)" would retry every split of its leading spaces.
+    const match = /^([!-9;-~]+)\s*:(.*)$/s.exec(line);
     if (!match) continue;
     const name = (match[1] ?? '').toLowerCase();
     if (!(name in fields)) fields[name] = (match[2] ?? '').replace(/\s+/g, ' ').trim();
@@ -312,7 +335,9 @@ export function parseFields(block: string): Record<string, string> {
 function contentTypeOf(value: string): { type: string; params: Record<string, string> } {
   const [type = '', ...rest] = value.split(';');
   const params: Record<string, string> = {};
-  for (const match of rest.join(';').matchAll(/([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]+)/g)) {
+  // A name starts after a non-name character: otherwise a long run of name characters without "="
+  // would be rescanned from each of its characters.
+  for (const match of rest.join(';').matchAll(/(?<![\w.*-])([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]+)/g)) {
     const raw = match[2] ?? '';
     params[(match[1] ?? '').toLowerCase()] = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
   }
@@ -321,7 +346,25 @@ function contentTypeOf(value: string): { type: string; params: Record<string, st
 
 const ENHANCED_STATUS = /\b([245])\.(\d{1,3})\.(\d{1,3})\b/;
 const REPLY_CODE_AND_STATUS = /\b[45]\d\d[ -]([245]\.\d{1,3}\.\d{1,3})\b/;
-const EMAIL = /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+/g;
+/**
+ * An address. The lookbehind makes a match start where a run of local-part characters starts:
+ * without it, a long run with no "@" after it is rescanned from each of its characters (quadratic).
+ */
+const EMAIL = /(?<![A-Za-z0-9.!#$%&'*+/=?^_`{|}~-])[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+/g;
+/** Characters EMAIL cannot match: an address never spans one. */
+const NOT_IN_ADDRESS = /[^A-Za-z0-9.!#$%&'*+/=?^_`{|}~@-]+/;
+/** RFC 5321's limit on a forward path. */
+const MAX_ADDRESS_LENGTH = 254;
+
+/** The addresses in `text`, looked for only in runs of address characters no longer than an address can be. */
+function addressesIn(text: string): string[] {
+  const found: string[] = [];
+  for (const token of text.split(NOT_IN_ADDRESS)) {
+    if (token.length > MAX_ADDRESS_LENGTH || !token.includes('@')) continue;
+    for (const match of token.matchAll(EMAIL)) found.push(match[0]);
+  }
+  return found;
+}
 
 function statusOf(value: string | undefined): string | null {
   const match = value ? ENHANCED_STATUS.exec(value) : null;
@@ -387,8 +430,11 @@ function originalMessageIdOf(message: ParsedIncoming, perMessage: Record<string,
   return quoted ? (quoted[1] ?? null) : null;
 }
 
+/**
+ * A null Return-Path does not make a sender a daemon: RFC 3834 auto-responders (Exchange's
+ * out-of-office replies among them) send with one too.
+ */
 function isDaemonSender(message: ParsedIncoming): boolean {
-  if ((message.headers['return-path'] ?? '').replace(/\s/g, '') === '<>') return true;
   return message.from.some(
     (f) => BOUNCE_SENDER_PATTERNS.some((p) => p.test(f.address)) || BOUNCE_SENDER_NAME_PATTERNS.some((p) => p.test(f.name)),
   );
@@ -398,12 +444,13 @@ function isDaemonSender(message: ParsedIncoming): boolean {
 function failedRecipientInText(message: ParsedIncoming, diagnostic: string | null): string | null {
   const fromX = recipientOf(message.headers['x-failed-recipients']?.split(',')[0]);
   if (fromX) return fromX;
-  const line = /^[ \t]*<([^<>\s]+@[^<>\s]+)>:/m.exec(message.text);
+  // No "@" before the "@": with one, "<@@@@…" is retried at every "@" (quadratic).
+  const line = /^[ \t]*<([^<>\s@]+@[^<>\s]+)>:/m.exec(message.text);
   if (line) return (line[1] ?? '').toLowerCase();
   const ours = new Set([...message.from, ...message.to, ...message.cc].map((a) => a.address));
   const pick = (text: string) =>
-    [...text.matchAll(EMAIL)]
-      .map((m) => m[0].toLowerCase())
+    addressesIn(text)
+      .map((a) => a.toLowerCase())
       .find((a) => !ours.has(a) && !BOUNCE_SENDER_PATTERNS.some((p) => p.test(a)));
   return (diagnostic && pick(diagnostic)) || pick(message.text) || null;
 }
@@ -449,6 +496,12 @@ function classifyClassicBounce(message: ParsedIncoming): Classification | null {
   if (!isDaemonSender(message)) return null;
   const subject = message.subject;
   if (DELAY_SUBJECT_PATTERNS.some((p) => p.test(subject))) return { kind: 'automatic_reply', reason: 'delayed_delivery' };
+  // An automatic reply or a reply repeats our campaign's subject, which may read like a bounce's
+  // ("Automatic reply: Cutting delivery failure rates"); only a delivery status notification
+  // outweighs the marks of an automatic reply.
+  if (automationHeaderReason(message.headers) || REPLY_OR_FORWARD_PREFIX.test(subject) || AUTO_SUBJECT.start.test(subject) || OOO_SUBJECT.start.test(subject)) {
+    return null;
+  }
   if (!BOUNCE_SUBJECT_PATTERNS.some((p) => p.test(subject))) return null;
   const paragraph = diagnosticParagraph(message.text);
   const status = (paragraph && (REPLY_CODE_AND_STATUS.exec(paragraph)?.[1] ?? statusOf(paragraph))) || null;
@@ -461,14 +514,24 @@ function classifyClassicBounce(message: ParsedIncoming): Classification | null {
   };
 }
 
-/** The header that marks a message as automatic, as a reason; null when none does. */
-function autoHeaderReason(headers: Record<string, string>): string | null {
+/**
+ * Auto-Submitted or one of AUTO_REPLY_HEADERS, as a reason; null when none. Precedence is left
+ * out: mail servers' own notices may carry `Precedence: bulk` too.
+ */
+function automationHeaderReason(headers: Record<string, string>): string | null {
   const autoSubmitted = (headers['auto-submitted'] ?? '').split(/[;(\s]/)[0]?.trim().toLowerCase();
   if (autoSubmitted && autoSubmitted !== 'no') return 'auto_submitted';
   for (const name of AUTO_REPLY_HEADERS) {
     const value = headers[name];
     if (value !== undefined && !/^(no|false|0)$/i.test(value.trim())) return name.replace(/-/g, '_');
   }
+  return null;
+}
+
+/** The header that marks a message as automatic, as a reason; null when none does. */
+function autoHeaderReason(headers: Record<string, string>): string | null {
+  const marked = automationHeaderReason(headers);
+  if (marked) return marked;
   const precedence = (headers['precedence'] ?? '').trim().toLowerCase();
   if (AUTO_REPLY_PRECEDENCE.includes(precedence)) return 'precedence';
   return null;
@@ -484,7 +547,21 @@ function openingText(text: string): string {
     .slice(0, 1500);
 }
 
-export function classifyIncoming(message: ParsedIncoming): Classification {
+/** `message` as far as the heuristics read it (see MAX_SCANNED_TEXT). */
+function scannedPart(message: ParsedIncoming): ParsedIncoming {
+  return {
+    ...message,
+    subject: scanned(message.subject ?? '', MAX_SCANNED_HEADER),
+    text: scanned(message.text ?? '', MAX_SCANNED_TEXT),
+    contentType: scanned(message.contentType ?? '', MAX_SCANNED_HEADER),
+    headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, scanned(value, MAX_SCANNED_HEADER)])),
+    deliveryStatus: message.deliveryStatus === null ? null : scanned(message.deliveryStatus, MAX_SCANNED_TEXT),
+    returnedHeaders: message.returnedHeaders === null ? null : scanned(message.returnedHeaders, MAX_SCANNED_TEXT),
+  };
+}
+
+export function classifyIncoming(incoming: ParsedIncoming): Classification {
+  const message = scannedPart(incoming);
   // (1) Delivery reports and bounces.
   const report = classifyReport(message) ?? classifyClassicBounce(message);
   if (report) return report;
@@ -531,7 +608,8 @@ export function matchesReplyContent(options: { text: string; include: readonly s
 
 const QUOTED_LINE = /^\s*>/;
 const SEPARATOR = new RegExp(`^\\s*-{2,}\\s*(?:${ORIGINAL_MESSAGE_MARKERS.map(escapeRegExp).join('|')})\\s*-{2,}\\s*$`, 'iu');
-const label = (labels: readonly string[]) => new RegExp(`^\\s*\\*?\\s*(?:${labels.map(escapeRegExp).join('|')})\\s*\\*?\\s*:`, 'iu');
+// "(?:\*\s*)?" rather than "\*?\s*": two "\s*" side by side retry every split of a run of spaces.
+const label = (labels: readonly string[]) => new RegExp(`^\\s*(?:\\*\\s*)?(?:${labels.map(escapeRegExp).join('|')})\\s*(?:\\*\\s*)?:`, 'iu');
 const OUTLOOK_FROM = label(OUTLOOK_FROM_LABELS);
 const OUTLOOK_SENT = label(OUTLOOK_SENT_LABELS);
 const RULE_LINE = /^\s*[_\-=*]{5,}\s*$/;
@@ -568,7 +646,9 @@ export function stripQuotedReply(text: string): string {
   const lines = (text ?? '').replace(/\r\n?/g, '\n').split('\n');
   let cut = lines.length;
   let attribution = { at: -1, span: 0 };
-  for (let i = 0; i < lines.length; i++) {
+  // The quote is looked for in the first MAX_SCANNED_TEXT characters only, so a huge text costs
+  // no more than that; one with no quote there is kept whole.
+  for (let i = 0, offset = 0; i < lines.length && offset < MAX_SCANNED_TEXT; offset += (lines[i]?.length ?? 0) + 1, i++) {
     const line = lines[i] ?? '';
     if (QUOTED_LINE.test(line) || SEPARATOR.test(line)) {
       cut = i;
