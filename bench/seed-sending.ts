@@ -5,7 +5,7 @@
 // next_send_at (leads_due_idx), claimed_at (leads_in_flight_idx) and a sticky mailbox,
 // today's sends (the daily limits are counted from sent_emails) and a blocklist.
 import pg from 'pg';
-import { createOrganization } from '@outreach/core';
+import { existingSeed, startSeed } from './seed-support';
 import type { Database } from '@outreach/db';
 
 export interface SendingSeed {
@@ -70,23 +70,13 @@ export const SEQUENCE = { variations: VARIATIONS, waitDays: WAIT_DAYS };
 
 export async function ensureSendingSeed(options: { db: Database; pool: pg.Pool; log: (line: string) => void; encryptedPassword: string }): Promise<SendingSeed> {
   const { pool, log } = options;
-  const found = await pool.query<{ settings: { benchSending?: SendingSeed } }>(
-    `SELECT w.settings FROM organizations o JOIN workspaces w ON w.organization_id = o.id WHERE o.name = $1 LIMIT 1`,
-    [SEED_NAME],
-  );
-  if (found.rows[0]?.settings.benchSending) {
+  const existing = await existingSeed<SendingSeed>({ pool, name: SEED_NAME, key: 'benchSending' });
+  if (existing) {
     log('seed (sending): reusing the existing data (drop the database, or the organization "bench-sending-v1", to reseed)');
-    return found.rows[0].settings.benchSending;
+    return existing;
   }
   const started = Date.now();
-  const org = await createOrganization({ db: options.db.prisma, name: SEED_NAME, workspaceName: 'bench sending', leadAllowance: 100_000_000 });
-  const ws = org.workspaceId;
-  const client = await pool.connect();
-  const step = async (label: string, sql: string, params: unknown[] = []) => {
-    const t0 = Date.now();
-    const r = await client.query(sql, params);
-    log(`seed (sending): ${label} (${r.rowCount ?? 0} rows, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  };
+  const { org, ws, client, step } = await startSeed({ db: options.db, pool, name: SEED_NAME, workspaceName: 'bench sending', log, prefix: 'seed (sending)' });
   try {
     await client.query('SET synchronous_commit = off');
     await client.query('BEGIN');

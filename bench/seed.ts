@@ -1,7 +1,7 @@
 // Seeds a PostgreSQL database for the benchmarks with generate_series, once: later
 // runs find the seed (organization "bench-seed-v1") and reuse it.
 import pg from 'pg';
-import { createOrganization } from '@outreach/core';
+import { existingSeed, startSeed } from './seed-support';
 import type { Database } from '@outreach/db';
 
 export interface Seed {
@@ -24,23 +24,13 @@ const hexId = (prefix: string, expr: string) => `'${prefix}' || lpad(to_hex(${ex
 
 export async function ensureSeed(options: { db: Database; pool: pg.Pool; log: (line: string) => void }): Promise<Seed> {
   const { pool, log } = options;
-  const found = await pool.query<{ id: string; settings: { bench?: Seed } }>(
-    `SELECT w.id, w.settings FROM organizations o JOIN workspaces w ON w.organization_id = o.id WHERE o.name = $1 LIMIT 1`,
-    [SEED_NAME],
-  );
-  if (found.rows[0]?.settings.bench) {
+  const existing = await existingSeed<Seed>({ pool, name: SEED_NAME, key: 'bench' });
+  if (existing) {
     log('seed: reusing the existing benchmark data (drop the database to reseed)');
-    return found.rows[0].settings.bench;
+    return existing;
   }
   const started = Date.now();
-  const org = await createOrganization({ db: options.db.prisma, name: SEED_NAME, workspaceName: 'bench', leadAllowance: 100_000_000 });
-  const ws = org.workspaceId;
-  const client = await pool.connect();
-  const step = async (label: string, sql: string, params: unknown[] = []) => {
-    const t0 = Date.now();
-    const r = await client.query(sql, params);
-    log(`seed: ${label} (${r.rowCount ?? 0} rows, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  };
+  const { org, ws, client, step } = await startSeed({ db: options.db, pool, name: SEED_NAME, workspaceName: 'bench', log, prefix: 'seed' });
   try {
     await client.query('SET synchronous_commit = off');
     // All or nothing: a failed seed leaves no rows whose fixed ids would collide with the next attempt.
