@@ -9,6 +9,7 @@ import {
   createMailSender,
   createOrganization,
   DUE_LEADS_SQL,
+  nodemailerMessage,
   LOCK_AND_COUNT_SQL,
   runSchedulerTick,
   type MailSender,
@@ -510,19 +511,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
           nodemailer.createTransport({ pool: true, maxConnections: 2, maxMessages: 100, host: '127.0.0.1', port: sink.port, secure: false, auth: { user: emails[k]!, pass: passwords[emails[k]!]! } }),
         ]),
       );
-      const sendOne = ({ mailboxId, message }: { mailboxId: string; message: OutgoingMessage }) =>
-        transports.get(mailboxId)!.sendMail({
-          from: { name: message.from.name, address: message.from.address },
-          to: message.to,
-          replyTo: message.replyTo ?? undefined,
-          subject: message.subject,
-          html: message.html ?? undefined,
-          text: message.text,
-          messageId: `<${message.messageId}>`,
-          inReplyTo: message.inReplyTo,
-          references: message.references,
-          headers: message.headers,
-        });
+      const sendOne = ({ mailboxId, message }: { mailboxId: string; message: OutgoingMessage }) => transports.get(mailboxId)!.sendMail(nodemailerMessage(message));
       const t0 = performance.now();
       let next = 0;
       await Promise.all(

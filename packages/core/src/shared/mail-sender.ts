@@ -67,6 +67,25 @@ export function classifySendError(error: unknown): Exclude<SendOutcome, { status
   return { status: 'deferred', code, message };
 }
 
+/** A message as nodemailer's sendMail takes it. */
+export function nodemailerMessage(message: OutgoingMessage) {
+  return {
+    from: { name: message.from.name, address: message.from.address },
+    to: message.to,
+    cc: message.cc,
+    bcc: message.bcc,
+    replyTo: message.replyTo ?? undefined,
+    subject: message.subject,
+    html: message.html ?? undefined,
+    text: message.text,
+    messageId: `<${message.messageId}>`,
+    inReplyTo: message.inReplyTo,
+    references: message.references,
+    headers: message.headers,
+    attachments: message.attachments,
+  };
+}
+
 /**
  * nodemailer with a small connection pool per mailbox (2 connections, 100 messages per
  * connection), reused across sends and replaced when the mailbox's settings change.
@@ -101,21 +120,7 @@ export function createMailSender(options: { timeoutMs?: number; rejectUnauthoriz
     async send({ mailboxId, version, smtp, message }) {
       const transport = transportFor(mailboxId, version, smtp);
       try {
-        const info = await transport.sendMail({
-          from: { name: message.from.name, address: message.from.address },
-          to: message.to,
-          cc: message.cc,
-          bcc: message.bcc,
-          replyTo: message.replyTo ?? undefined,
-          subject: message.subject,
-          html: message.html ?? undefined,
-          text: message.text,
-          messageId: `<${message.messageId}>`,
-          inReplyTo: message.inReplyTo,
-          references: message.references,
-          headers: message.headers,
-          attachments: message.attachments,
-        });
+        const info = await transport.sendMail(nodemailerMessage(message));
         return { status: 'sent', response: String(info.response ?? '') };
       } catch (error) {
         const outcome = classifySendError(error);
