@@ -405,7 +405,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
   const passwords = Object.fromEntries(emails.map((e, k) => [e, `password-${k + 1}`]));
   const sink = await startSmtpServer({ users: passwords });
   const clock = new TestClock(new Date('2026-03-02T06:00:00.000Z'));
-  const rec = recording(createMailSender());
+  const rec = recording(createMailSender({ allowPrivateTargets: true }));
   const deps: ServiceDeps = testServiceDeps({ db, clock, smtp: rec.sender });
   const org = await createOrganization({ db: db.prisma, name: `bench-send-run-${Date.now()}`, workspaceName: 'bench send', leadAllowance: 100_000_000 });
   const ws = org.workspaceId;

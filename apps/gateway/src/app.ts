@@ -10,14 +10,11 @@ import { renderDocsPage } from './rest/docs-page';
 import { appRouter } from './trpc/router';
 import { createGraphqlHandler } from './graphql/yoga';
 import { trackingRouter } from './tracking-routes';
+import { loggableUrl } from './loggable-url';
+import { BODY_LIMIT_BYTES, jsonBodyParser, requestProblemOf } from './request-body';
+import { trpcRequestError } from './errors/error-map';
 
 export const VERSION = '1.0.0';
-
-/** Strips credentials from a URL before it is logged. */
-function loggableUrl(url: string): string {
-  // Tracking and unsubscribe tokens act for a recipient: kept out of logs as well.
-  return url.replace(/([?&]api_key=)[^&]*/g, '$1[redacted]').replace(/^(\/t\/[ou]\/)[^/?]+/, '$1[redacted]');
-}
 
 export function createApp(options: {
   deps: GatewayDeps;
@@ -26,6 +23,8 @@ export function createApp(options: {
   development: boolean;
   /** The REST route table (tests add routes; production uses the default). */
   routes?: Route[];
+  /** Set by the process when a shutdown starts: the health endpoints answer 503 `stopping` from then on. */
+  lifecycle?: { stopping: boolean };
 }): Express {
   const { deps, db } = options;
   const routes = options.routes ?? defaultRoutes;
@@ -57,11 +56,17 @@ export function createApp(options: {
     next();
   });
 
+  // A stopping process answers neither check: it takes no new work and will be gone shortly.
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    if (options.lifecycle?.stopping) res.status(503).json({ status: 'stopping' });
+    else res.json({ status: 'ok' });
   });
 
   app.get('/readyz', async (_req, res) => {
+    if (options.lifecycle?.stopping) {
+      res.status(503).json({ status: 'stopping' });
+      return;
+    }
     try {
       await db.prisma.$queryRawUnsafe('SELECT 1');
       const pending = await pendingMigrations({ db });
@@ -88,10 +93,21 @@ export function createApp(options: {
   app.use(trackingRouter({ deps }));
   app.use('/api/v1', restRouter({ deps, routes }));
 
+  // tRPC reads bodies by the REST rules (UTF-8 JSON, gzip/deflate/br, 25 MB): the JSON
+  // bodies tRPC parses are read (and inflated) first, and tRPC's own limit covers the rest.
+  const trpcBody = jsonBodyParser({ type: ['application/json'], asText: true });
   app.use(
     '/trpc',
     createExpressMiddleware({
       router: appRouter,
+      maxBodySize: BODY_LIMIT_BYTES,
+      middleware: (req, res, next) => {
+        trpcBody(req, res, (err?: unknown) => {
+          if (err === undefined) return next();
+          const problem = requestProblemOf(err, req);
+          next(problem ? trpcRequestError(problem) : err);
+        });
+      },
       createContext: ({ req, res }) => ({
         deps,
         apiKey: headerApiKey(req),

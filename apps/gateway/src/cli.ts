@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import { createOrganization, issueApiKey, revokeApiKey } from '@outreach/core';
 import { isObjectId } from '@outreach/db';
-import { loadEnv } from './env';
+import { EnvError, loadEnv } from './env';
+import { claimDataDir, DataDirLockedError, tightenDataDir, type DataDirLock } from './data-dir';
 import { createLogger } from './logger';
 import { migrate, openDatabase } from './services';
 
@@ -20,9 +21,12 @@ commands:
                           set the organization's lead allowance (plan), or reset it to the default
   migrate                 apply pending database migrations
 
-settings come from the environment: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data)`;
+settings come from the environment: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data);
+with PGlite the CLI needs DATA_DIR to itself: it refuses while the server runs on it (use the API then)`;
 
 class UsageError extends Error {}
+/** Not a usage mistake, but nothing can be done now: one line, exit code 1. */
+class RefusedError extends Error {}
 
 function need(value: string | undefined, what: string): string {
   if (!value) throw new UsageError(`missing ${what}`);
@@ -62,7 +66,25 @@ async function main(argv: string[]): Promise<number> {
   const env = loadEnv();
   // Logs go to stderr so that stdout stays parseable JSON.
   const log = createLogger({ level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL });
-  const db = await openDatabase({ env, log });
+  // The embedded database is one process's: while the server holds DATA_DIR, what the CLI
+  // wrote there would never reach it (and be lost), so the CLI refuses.
+  let lock: DataDirLock | null = null;
+  if (!env.DATABASE_URL) {
+    try {
+      lock = claimDataDir({ dataDir: env.DATA_DIR, kind: 'cli' });
+    } catch (error) {
+      if (!(error instanceof DataDirLockedError)) throw error;
+      const advice = error.holder.kind === 'cli' ? 'wait for it to finish' : 'stop it or use the API';
+      throw new RefusedError(`${error.message}; ${advice}`);
+    }
+  }
+  let db: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    db = await openDatabase({ env, log });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   try {
     await migrate({ db, log });
     const prisma = db.prisma;
@@ -119,12 +141,22 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await db.close();
+    try {
+      // The embedded database sets the modes of some files it creates itself.
+      if (lock) tightenDataDir(env.DATA_DIR);
+    } finally {
+      lock?.release();
+    }
   }
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (error instanceof EnvError || error instanceof RefusedError) {
+      for (const line of error.message.split('\n')) process.stderr.write(`error: ${line}\n`);
+      process.exit(1);
+    }
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`error: ${(error as Error).message}\n\n${USAGE}\n`);
       process.exit(2);

@@ -1,29 +1,72 @@
 import { z } from 'zod';
+import { databaseUrlProblem } from '@outreach/db';
 
-const intFromEnv = (fallback: number, min = 0) =>
-  z.coerce.number().int().min(min).default(fallback);
+/** An empty variable (`PORT=` in a compose file) counts as unset. */
+const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
+
+const intFromEnv = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(
+    emptyAsUnset,
+    z.coerce
+      .number({ error: 'must be a whole number' })
+      .int({ error: 'must be a whole number' })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` })
+      .default(fallback),
+  );
+
+/** http(s) with a host: what a recipient's browser and a webhook receiver can follow. */
+function isHttpUrlWithHost(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 /** Every setting the process reads, validated once at start. */
 export const Env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  PORT: intFromEnv(3000),
+  PORT: intFromEnv(3000, 0, 65_535),
   HOST: z.string().default('0.0.0.0'),
   /** Public base URL (links in e-mails, OpenAPI servers); defaults to http://localhost:PORT. */
-  PUBLIC_URL: z.url().optional(),
+  PUBLIC_URL: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .trim()
+      .refine(isHttpUrlWithHost, { error: 'must be an http:// or https:// URL with a host, e.g. https://outreach.example.com' })
+      .optional(),
+  ),
   /** Embedded PGlite data directory, used when DATABASE_URL is not set. */
   DATA_DIR: z.string().default('./.data'),
   /** postgres://… switches from the embedded PGlite to PostgreSQL. */
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  DATABASE_URL: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .superRefine((url, ctx) => {
+        const problem = databaseUrlProblem(url);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+  ),
   DB_POOL_SIZE: intFromEnv(10, 1),
   DB_ACQUIRE_TIMEOUT_MS: intFromEnv(10_000, 100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Per-key token bucket: sustained requests per second and burst size. */
   RATE_LIMIT_PER_SECOND: intFromEnv(50, 1),
   RATE_LIMIT_BURST: intFromEnv(200, 1),
+  /**
+   * Failed authentications per client address (unknown or revoked keys): a bucket of
+   * AUTH_FAILURE_BURST failures refilling AUTH_FAILURES_PER_MINUTE; an address that has
+   * spent it gets 429 for keys that would need a database lookup (docs/api.md).
+   */
+  AUTH_FAILURE_BURST: intFromEnv(20, 1),
+  AUTH_FAILURES_PER_MINUTE: intFromEnv(60, 1),
+  /** GraphQL introspection (`__schema`, `__type`); unset: on except when NODE_ENV=production. */
+  GRAPHQL_INTROSPECTION: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).optional()),
   /** Lead allowance for organizations without their own (plan allowance). */
   DEFAULT_LEAD_ALLOWANCE: intFromEnv(1_000_000, 0),
   /** DNS servers for domain checks (comma-separated host or host:port); empty: the system's. */
@@ -54,7 +97,7 @@ export const Env = z.object({
   WORKER_BATCH: intFromEnv(100, 1),
   /** How often a mailbox is read for replies when its server has no IMAP IDLE, in ms. */
   IMAP_POLL_MS: intFromEnv(60_000, 1_000),
-  /** Let webhooks reach private, loopback and link-local addresses (single-machine installs, tests). */
+  /** Let webhooks and mailbox SMTP/IMAP hosts reach private, loopback and link-local addresses (single-machine installs, tests). */
   ALLOW_PRIVATE_TARGETS: z
     .enum(['true', 'false'])
     .default('false')
@@ -64,11 +107,32 @@ export const Env = z.object({
 });
 export type Env = z.infer<typeof Env>;
 
+/** Whether GraphQL answers introspection: GRAPHQL_INTROSPECTION, by default off in production only. */
+export function graphqlIntrospectionEnabled(env: Pick<Env, 'GRAPHQL_INTROSPECTION' | 'NODE_ENV'>): boolean {
+  return env.GRAPHQL_INTROSPECTION === undefined ? env.NODE_ENV !== 'production' : env.GRAPHQL_INTROSPECTION === 'true';
+}
+
+/** Settings whose value is never repeated in an error (credentials). */
+const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ENCRYPTION_KEY']);
+
+/** Invalid settings: one line per problem, naming the variable and what is wrong with its value. */
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'EnvError';
+  }
+}
+
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = Env.safeParse(source);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`Invalid settings in the environment:\n${problems}`);
+    const problems = parsed.error.issues.map((issue) => {
+      const name = issue.path.map(String).join('.');
+      const value = source[name];
+      const shown = value === undefined || SECRET_SETTINGS.has(name) ? '' : `=${JSON.stringify(value)}`;
+      return `invalid setting ${name}${shown}: ${issue.message.replace(/\s*\n\s*/g, ' ')}`;
+    });
+    throw new EnvError(problems);
   }
   return parsed.data;
 }

@@ -76,7 +76,8 @@ describe.skipIf(usingPostgres())('npm start on the embedded database', () => {
   });
 });
 
-describe('CLI', () => {
+// Seven CLI runs, each opening PGlite: slow on a busy machine.
+describe('CLI', { timeout: 240_000 }, () => {
   it('init prints an organization, workspace and working key as JSON; keys create, list and revoke manage keys', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'outreach-cli-'));
     const init = cli(dataDir, ['init', '--name', 'Acme', '--lead-allowance', '5000']);

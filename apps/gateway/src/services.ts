@@ -5,8 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { createAuthenticator, createCaches, createDnsResolver, createMailSender,
   createMailboxReader, createMailVerifier, createSecretBox, systemClock, type ServiceDeps } from '@outreach/core';
 import type { Logger } from 'pino';
-import type { Env } from './env';
-import { createRateLimiter } from './rate-limit';
+import { graphqlIntrospectionEnabled, type Env } from './env';
+import { createAuthFailureLimiter, createRateLimiter } from './rate-limit';
 import type { GatewayDeps } from './request-context';
 
 export async function openDatabase(options: { env: Env; log: Logger }): Promise<Database> {
@@ -61,9 +61,10 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
     ports: {
       clock: systemClock,
       dns: createDnsResolver({ servers: options.env.DNS_SERVERS, timeoutMs: options.env.DNS_TIMEOUT_MS }),
-      mail: createMailVerifier({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
-      smtp: createMailSender({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
-      imap: createMailboxReader({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED }),
+      // Mailbox hosts on this machine's network only with ALLOW_PRIVATE_TARGETS, as webhooks.
+      mail: createMailVerifier({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
+      smtp: createMailSender({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
+      imap: createMailboxReader({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
     },
     log: options.log,
     settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE, publicUrl: publicUrlOf(options.env), allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS },
@@ -74,5 +75,7 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
     service,
     authenticator: createAuthenticator({ db: options.db.prisma }),
     rateLimiter: createRateLimiter({ perSecond: options.env.RATE_LIMIT_PER_SECOND, burst: options.env.RATE_LIMIT_BURST }),
+    authFailures: createAuthFailureLimiter({ burst: options.env.AUTH_FAILURE_BURST, perMinute: options.env.AUTH_FAILURES_PER_MINUTE }),
+    graphqlIntrospection: graphqlIntrospectionEnabled(options.env),
   };
 }

@@ -32,3 +32,4 @@ export { ingestMessage, type IngestResult } from './replies/ingest.service';
 export { startReplyWorker, syncMailbox, type ReplyWorker } from './replies/mailbox-sync.service';
 export { deliverDueWebhooks, startWebhookWorker, type WebhookWorker } from './webhook/webhook-delivery.service';
 export * from './webhook/webhook-signature.rules';
+export { listedWebhookUrl } from './webhook/webhook.rules';

@@ -50,6 +50,30 @@ export function redactUrl(url: string): string {
   }
 }
 
+const URL_SHAPE = 'postgres://user:password@host:5432/database';
+
+/**
+ * Why a DATABASE_URL cannot be used, in a few words that never repeat the URL (it
+ * carries a password), or null when it parses as the client will read it.
+ */
+export function databaseUrlProblem(url: string): string | null {
+  if (!/^postgres(ql)?:\/\//.test(url)) return `must be a postgres:// or postgresql:// URL (${URL_SHAPE})`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `is not a valid URL; check the host, the port (a number) and that special characters in the password are percent-encoded (${URL_SHAPE})`;
+  }
+  let config: { host?: string | null };
+  try {
+    config = parseIntoClientConfig(url);
+  } catch {
+    return `cannot be read as a connection string (${URL_SHAPE})`;
+  }
+  if (!parsed.hostname && !config.host) return `names no host (${URL_SHAPE})`;
+  return null;
+}
+
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
     const connection = parseIntoClientConfig(options.url) as pg.PoolConfig;
@@ -71,7 +95,8 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   let dataDir: string | undefined;
   if (options.dataDir) {
     dataDir = resolve(options.dataDir);
-    mkdirSync(dataDir, { recursive: true });
+    // Only this user may read the database files.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   }
   const pglite = new PGlite(dataDir ? { dataDir } : undefined);
   await pglite.waitReady;

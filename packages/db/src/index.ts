@@ -1,4 +1,4 @@
-export { createDatabase, redactUrl, type Database, type DatabaseOptions } from './client';
+export { createDatabase, databaseUrlProblem, redactUrl, type Database, type DatabaseOptions } from './client';
 export { applyMigrations, pendingMigrations, diffMigrationsToSchema, createMigration } from './migrate';
 export { newId, isObjectId } from './ids';
 export { classifyPrismaError, type PrismaErrorClass } from './errors';

@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { toDomainError, type DomainError, type DomainErrorKind } from '@outreach/core';
+import { RequestProblemError, type RequestProblem } from '../request-body';
 
 /**
  * The one mapping from domain error kinds to every transport. `satisfies` makes the
@@ -79,4 +80,28 @@ export function graphqlError(domain: DomainError, options: { withHttpStatus?: bo
       ...(options.withHttpStatus ? { http: { status: httpStatusFor(domain.kind), headers } } : {}),
     },
   });
+}
+
+/**
+ * Requests that cannot be read (another charset, corrupt compression, malformed JSON, too
+ * large), refused before any operation runs: their HTTP status on each transport.
+ */
+const REQUEST_PROBLEM_MAP = {
+  400: { trpc: 'BAD_REQUEST', graphql: 'BAD_REQUEST' },
+  413: { trpc: 'PAYLOAD_TOO_LARGE', graphql: 'REQUEST_ENTITY_TOO_LARGE' },
+  415: { trpc: 'UNSUPPORTED_MEDIA_TYPE', graphql: 'UNSUPPORTED_MEDIA_TYPE' },
+} as const satisfies Record<RequestProblem['status'], { trpc: TRPC_ERROR_CODE_KEY; graphql: string }>;
+
+export function restRequestError(problem: RequestProblem): RestError {
+  return { status: problem.status, body: { status: 'error', message: problem.message, code: problem.code }, headers: {} };
+}
+
+export function trpcRequestError(problem: RequestProblem): TRPCError {
+  return new TRPCError({ code: REQUEST_PROBLEM_MAP[problem.status].trpc, message: problem.message, cause: new RequestProblemError(problem) });
+}
+
+/** A GraphQL-over-HTTP error answer, for requests refused before yoga reads them. */
+export function graphqlRequestErrorResponse(problem: RequestProblem): { status: number; body: string } {
+  const extensions = { code: REQUEST_PROBLEM_MAP[problem.status].graphql, domain_code: problem.code };
+  return { status: problem.status, body: JSON.stringify({ errors: [{ message: problem.message, extensions }] }) };
 }

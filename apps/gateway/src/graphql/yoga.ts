@@ -6,6 +6,10 @@ import { graphqlError } from '../errors/error-map';
 import { anonymousContext, authenticatedContext, headerApiKey, type GatewayDeps } from '../request-context';
 import type { GraphqlContext } from './builder';
 import { schema } from './schema';
+import { useRequestInputRules } from './request-input.plugin';
+import { BODY_LIMIT_BYTES } from '../request-body';
+import { queryLimitPlugins } from './limits';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 
 type ServerContext = { req: Request; res: Response };
 
@@ -40,6 +44,16 @@ export function createGraphqlHandler(options: { deps: GatewayDeps; graphiql: boo
     // (graphql/run.ts); anything else reaches the client as a generic message.
     maskedErrors: true,
     logging: false,
+    // The body limit of every transport (request-body.ts); yoga answers 413 beyond it.
+    maxRequestBodySize: BODY_LIMIT_BYTES,
+    plugins: [
+      // Unreadable bodies (charset, compression) are a 4xx; NUL and lone surrogates in text are refused.
+      useRequestInputRules(),
+      // Depth, alias, cost, token and directive limits (graphql/limits.ts): 400 before anything runs.
+      ...queryLimitPlugins(),
+      // Introspection (GRAPHQL_INTROSPECTION): off by default in production.
+      ...(options.deps.graphqlIntrospection ? [] : [useDisableIntrospection()]),
+    ],
     context: async ({ req, res, params }) => {
       try {
         const apiKey = headerApiKey(req);
@@ -50,6 +64,7 @@ export function createGraphqlHandler(options: { deps: GatewayDeps; graphiql: boo
           deps: options.deps,
           apiKey,
           requestId: res.locals['requestId'] as string,
+          clientAddress: req.ip ?? 'unknown',
         });
         return { ctx };
       } catch (error) {

@@ -1,9 +1,10 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { executeOperation, toDomainError } from '@outreach/core';
 import type { Logger } from 'pino';
-import { internalRestError, restError, type RestErrorShape } from '../errors/error-map';
+import { internalRestError, restError, restRequestError, type RestErrorShape } from '../errors/error-map';
 import { anonymousContext, authenticatedContext, type GatewayDeps } from '../request-context';
 import type { Route } from './route';
+import { jsonBodyParser, requestProblemOf } from '../request-body';
 
 type Params = Record<string, unknown>;
 
@@ -49,8 +50,8 @@ export function sendError(options: { res: Response; error: unknown; shape?: Rest
 
 export function restRouter(options: { deps: GatewayDeps; routes: Route[] }): Router {
   const router = express.Router();
-  // Lead uploads carry up to 10,000 leads; 25 MB leaves room for long custom variables.
-  router.use(express.json({ limit: '25mb', type: ['application/json', 'application/*+json'] }));
+  // UTF-8 JSON, gzip/deflate/br accepted, 25 MB (lead uploads carry up to 10,000 leads).
+  router.use(jsonBodyParser({ type: ['application/json', 'application/*+json'] }));
   const allowed = new Map<string, Set<string>>();
 
   for (const r of options.routes) {
@@ -62,7 +63,7 @@ export function restRouter(options: { deps: GatewayDeps; routes: Route[] }): Rou
       try {
         const ctx = r.public
           ? anonymousContext({ deps: options.deps, requestId, clientAddress: req.ip ?? 'unknown' })
-          : await authenticatedContext({ deps: options.deps, apiKey: apiKeyOf(req), requestId });
+          : await authenticatedContext({ deps: options.deps, apiKey: apiKeyOf(req), requestId, clientAddress: req.ip ?? 'unknown' });
         res.locals['operation'] = r.op.name;
         const output = await executeOperation({ op: r.op, ctx, input: inputOf(req) });
         res.status(200).json(output);
@@ -88,14 +89,13 @@ export function restRouter(options: { deps: GatewayDeps; routes: Route[] }): Rou
     res.status(404).json({ status: 'error', message: `no such path: ${req.method} ${req.baseUrl}${req.path}`, code: 'request.unknown_path' });
   });
 
-  // Body parser failures (malformed JSON, too large) answer in the vendor's shape.
-  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    const e = err as { type?: string; status?: number };
-    if (e?.type === 'entity.parse.failed') {
-      res.status(400).json({ status: 'error', message: 'request body is not valid JSON', code: 'request.malformed_json' });
-    } else if (e?.type === 'entity.too.large') {
-      res.status(413).json({ status: 'error', message: 'request body is too large', code: 'request.too_large' });
-    } else next(err);
+  // Unreadable requests (malformed JSON or compression, another charset, too large, an
+  // undecodable path parameter) answer a 4xx in the vendor's shape.
+  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    const problem = requestProblemOf(err, req);
+    if (!problem) return next(err);
+    const answer = restRequestError(problem);
+    res.status(answer.status).json(answer.body);
   });
   return router;
 }

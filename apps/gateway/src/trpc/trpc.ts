@@ -1,7 +1,8 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError, type z } from 'zod';
-import { executeParsedOperation, fromZodError, toDomainError, type Ctx, type Operation, type OperationKind } from '@outreach/core';
+import { assertWellFormedText, executeParsedOperation, fromZodError, toDomainError, type Ctx, type Operation, type OperationKind } from '@outreach/core';
 import { trpcError } from '../errors/error-map';
+import { RequestProblemError, TOO_LARGE } from '../request-body';
 import { anonymousContext, authenticatedContext, type GatewayDeps } from '../request-context';
 
 /** Request-free: tests build it directly, the HTTP adapter builds it from headers. */
@@ -9,7 +10,7 @@ export interface TrpcContext {
   deps: GatewayDeps;
   apiKey: string | undefined;
   requestId: string;
-  /** For rate-limiting public procedures per client. */
+  /** For rate-limiting public procedures and failed authentications per client. */
   clientAddress: string;
 }
 
@@ -17,6 +18,10 @@ const t = initTRPC.context<TrpcContext>().create({
   isDev: false,
   errorFormatter({ shape, error, ctx }) {
     const cause = error.cause;
+    // An unreadable body (charset, compression, size): tRPC's code and the stable code. A
+    // non-JSON body over the limit is stopped by tRPC itself (maxBodySize), with no message.
+    const problem = cause instanceof RequestProblemError ? cause.problem : error.code === 'PAYLOAD_TOO_LARGE' ? TOO_LARGE : null;
+    if (problem) return { ...shape, message: problem.message, data: { ...shape.data, domain_code: problem.code } };
     const domain = cause instanceof ZodError ? fromZodError(cause) : toDomainError(cause);
     if (error.code === 'INTERNAL_SERVER_ERROR' && !domain) {
       const requestId = ctx?.requestId ?? 'unknown';
@@ -41,15 +46,28 @@ const t = initTRPC.context<TrpcContext>().create({
 
 export const router = t.router;
 
+/**
+ * The text rule of every operation (no NUL, no lone surrogate; see input-text.rules in
+ * core), on the raw input before `.input()` parses it, as executeOperation does.
+ */
+const wellFormedText = t.middleware(async ({ getRawInput, next }) => {
+  try {
+    assertWellFormedText(await getRawInput());
+  } catch (error) {
+    throw trpcError(error);
+  }
+  return next();
+});
+
 const authed = t.procedure.use(async ({ ctx, next }) => {
   let opCtx: Ctx;
   try {
-    opCtx = await authenticatedContext({ deps: ctx.deps, apiKey: ctx.apiKey, requestId: ctx.requestId });
+    opCtx = await authenticatedContext({ deps: ctx.deps, apiKey: ctx.apiKey, requestId: ctx.requestId, clientAddress: ctx.clientAddress });
   } catch (error) {
     throw trpcError(error);
   }
   return next({ ctx: { ...ctx, op: opCtx } });
-});
+}).use(wellFormedText);
 
 /** Procedures answered without an API key (accepting an invitation). */
 const anonymous = t.procedure.use(async ({ ctx, next }) => {
@@ -60,7 +78,7 @@ const anonymous = t.procedure.use(async ({ ctx, next }) => {
     throw trpcError(error);
   }
   return next({ ctx: { ...ctx, op: opCtx } });
-});
+}).use(wellFormedText);
 
 /** A public mutation from an operation whose `run` needs no actor. */
 export function publicMutationFor<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, 'mutation'>) {

@@ -42,6 +42,11 @@ async function loadActor(db: PrismaClient, apiKey: string): Promise<Actor | null
 export interface Authenticator {
   /** Resolves a key to its actor; throws `unauthenticated` for a missing, unknown or revoked key. */
   authenticate(apiKey: string | undefined): Promise<Actor>;
+  /**
+   * Whether authenticating this key would query the database: a well-formed key without
+   * a fresh cached lookup. A missing, malformed or recently looked-up key costs no query.
+   */
+  needsLookup(apiKey: string | undefined): boolean;
   /** Drops cached lookups, e.g. after a key was revoked or a client deactivated in this process. */
   invalidate(): void;
 }
@@ -68,6 +73,12 @@ export function createAuthenticator(options: { db: PrismaClient; ttlMs?: number;
       }
       if (!entry.actor) throw unauthenticated('auth.invalid_key', 'API key is invalid or revoked');
       return entry.actor;
+    },
+    needsLookup(apiKey) {
+      const key = apiKey?.trim().toLowerCase();
+      if (!key || !isWellFormedApiKey(key)) return false;
+      const entry = cache.get(key);
+      return !entry || entry.expires <= Date.now();
     },
     invalidate() {
       cache.clear();

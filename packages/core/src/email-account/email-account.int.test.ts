@@ -13,13 +13,15 @@ if (missing) console.warn(missing);
 let db: Database;
 let smtp: SmtpTestServer;
 let imap: ImapTestServer;
-const USERS = { 'good@out.test': 'smtp-secret', 'other@out.test': 'other-secret', 'third@out.test': 'third-secret' };
+const USERS = { 'good@out.test': 'smtp-secret', 'other@out.test': 'other-secret', 'third@out.test': 'third-secret', 'fourth@out.test': 'fourth-secret' };
+// In both servers' greetings: no answer may ever carry it (the servers' own words stay theirs).
+const BANNER = 'Xq7banner-marker';
 
 beforeAll(async () => {
   db = await testDatabase();
   if (missing) return;
-  smtp = await startSmtpServer({ users: USERS });
-  imap = await startImapServer({ users: USERS });
+  smtp = await startSmtpServer({ users: USERS, banner: BANNER });
+  imap = await startImapServer({ users: USERS, greeting: BANNER });
 }, 30_000);
 afterAll(async () => {
   await smtp?.close();
@@ -361,4 +363,71 @@ describe.skipIf(missing !== null)('email accounts', () => {
     expect(long.fieldErrors[0]!.field).toBe('end_date');
     await expectDomainError(executeOperation({ op: ops.emailStats, ctx, input: { workspace_id: ws, start_date: '2026-03-02', end_date: '2026-03-01' } }), 'invalid');
   });
+});
+
+describe.skipIf(missing !== null)('connecting only to allowed mail servers', () => {
+  it('refuses private SMTP and IMAP hosts with 400 naming each field, connecting nowhere and storing nothing', async () => {
+    const org = await createTestOrganization({ db });
+    const ctx = testCtx({ deps: testServiceDeps({ db, allowPrivateTargets: false }), actor: org.actor });
+    const error = await expectDomainError(
+      executeOperation({
+        op: ops.bulkAdd,
+        ctx,
+        input: {
+          workspace_id: org.workspaceId,
+          accounts: [
+            account('good@out.test'),
+            // A public address is fine; `localhost` resolves to loopback.
+            account('other@out.test', { smtp_host: '8.8.8.8', imap_host: 'localhost' }),
+          ],
+        },
+      }),
+      'invalid',
+      'email_account.private_host',
+    );
+    expect(error.fieldErrors.map((f) => f.field)).toEqual(['accounts.0.smtp_host', 'accounts.0.imap_host', 'accounts.1.imap_host']);
+    expect(error.fieldErrors[0]!.message).toMatch(/private.*ALLOW_PRIVATE_TARGETS/);
+    expect(JSON.stringify({ message: error.message, fields: error.fieldErrors })).not.toContain(BANNER);
+    expect(await db.prisma.emailAccount.count({ where: { workspaceId: org.workspaceId } })).toBe(0);
+  }, 30_000);
+
+  it('reconnect marks a mailbox whose stored host is private DISCONNECTED, naming the field, without connecting', async () => {
+    const { org, ctx, deps, ws } = await setup();
+    const added = await executeOperation({ op: ops.bulkAdd, ctx, input: { workspace_id: ws, accounts: [account('fourth@out.test')] } });
+    const id = added.added[0]!._id;
+    const strict = testCtx({ deps: { ...testServiceDeps({ db, allowPrivateTargets: false }), secrets: deps.secrets }, actor: org.actor });
+    const down = await executeOperation({ op: ops.bulkReconnect, ctx: strict, input: { workspace_id: ws, ids: [id] } });
+    expect(down.results).toEqual([{ _id: id, email: 'fourth@out.test', status: 'DISCONNECTED', error: expect.stringMatching(/^smtp_host must not be .*private.*ALLOW_PRIVATE_TARGETS/) }]);
+    expect(JSON.stringify(down)).not.toContain(BANNER);
+    expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id } })).status).toBe('DISCONNECTED');
+  }, 30_000);
+
+  it('answers a failed check with a fixed message, never with text from the server', async () => {
+    const { ctx, ws } = await setup();
+    const added = await executeOperation({
+      op: ops.bulkAdd,
+      ctx,
+      input: {
+        workspace_id: ws,
+        accounts: [
+          account('good@out.test', { smtp_password: 'wrong' }),
+          // SMTP pointed at Dovecot, and IMAP at the SMTP server: each greets with the other's banner.
+          account('other@out.test', { smtp_port: imap.port }),
+          account('third@out.test', { imap_port: smtp.port }),
+          account('fourth@out.test', { imap_password: 'wrong' }),
+        ],
+      },
+    });
+    expect(added.added).toEqual([]);
+    expect(Object.fromEntries(added.failed.map((f) => [f.email, f.error]))).toEqual({
+      'good@out.test': 'SMTP login refused: the server did not accept the username or password',
+      'other@out.test': 'SMTP server unreachable: it did not answer as an SMTP server',
+      // An SMTP greeting is no IMAP greeting: the client waits for one until it gives up.
+      'third@out.test': 'IMAP server unreachable: timed out',
+      'fourth@out.test': 'IMAP login refused: the server did not accept the username or password',
+    });
+    const text = JSON.stringify(added);
+    expect(text).not.toContain(BANNER);
+    expect(text).not.toMatch(/invalid username|authenticationfailed|authentication failed|ESMTP/i);
+  }, 60_000);
 });

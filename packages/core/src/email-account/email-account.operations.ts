@@ -1,7 +1,8 @@
 import { classifyPrismaError, newId } from '@outreach/db';
 import type { Ctx } from '../shared/context';
 import { defineOperation } from '../shared/operation';
-import { conflict, invalidField, notFound } from '../shared/errors';
+import { conflict, invalid, invalidField, notFound } from '../shared/errors';
+import { PRIVATE_HOST_PROBLEM } from '../shared/mail-verifier';
 import { assertWorkspaceAccess } from '../shared/tenancy';
 import { utcDayEnd, utcDayStart } from '../shared/time';
 import {
@@ -26,7 +27,7 @@ import {
   SuccessOutput,
   WarmupOutput,
 } from './email-account.schemas';
-import { checkLogins, daysBetween, mapLimit, normalizeEmail, percent } from './email-account.rules';
+import { checkLogins, daysBetween, isPrivateHost, mapLimit, normalizeEmail, percent, privateHostFields } from './email-account.rules';
 import { emailDayCounts, emailLeadCounts } from './email-account.queries';
 
 /** Login checks run at most this many at once: 100 accounts must not open 200 sockets together. */
@@ -46,7 +47,7 @@ export const bulkAddAccounts = defineOperation({
   kind: 'mutation',
   summary: 'Add regular (SMTP/IMAP) email accounts',
   description:
-    'Adds up to 100 SMTP/IMAP mailboxes. Each account\'s SMTP then IMAP login is checked against the real servers (at most 5 accounts at once) before anything is saved; an account whose login is refused or whose server is unreachable is listed in `failed` with the reason, and the others are still added. An address already connected to the workspace (case-insensitively), or given twice in the request, fails with "already connected". The verified accounts are inserted in one transaction, ACTIVE, with warmup ACTIVE when `enable_warmup` is "yes". Passwords are stored encrypted (AES-256-GCM) and never returned by any operation. `daily_limit` defaults to 30, `sending_gap` to 10 minutes.',
+    'Adds up to 100 SMTP/IMAP mailboxes. A host that is, or resolves to, a private, loopback, link-local or reserved address is refused with 400 naming the field (`accounts.<i>.smtp_host` / `accounts.<i>.imap_host`) before any connection and nothing is added, unless the server runs with ALLOW_PRIVATE_TARGETS=true. Each account\'s SMTP then IMAP login is checked against the real servers (at most 5 accounts at once) before anything is saved; an account whose login is refused or whose server is unreachable is listed in `failed` with the reason, one fixed sentence ("SMTP login refused: …", "IMAP server unreachable: timed out", …) that never quotes the server, and the others are still added. An address already connected to the workspace (case-insensitively), or given twice in the request, fails with "already connected". The verified accounts are inserted in one transaction, ACTIVE, with warmup ACTIVE when `enable_warmup` is "yes". Passwords are stored encrypted (AES-256-GCM) and never returned by any operation. `daily_limit` defaults to 30, `sending_gap` to 10 minutes.',
   input: BulkAddAccountsInput,
   output: BulkAddAccountsOutput,
   workspace: 'required',
@@ -67,6 +68,15 @@ export const bulkAddAccounts = defineOperation({
       taken.add(key);
       return true;
     });
+    if (!ctx.settings.allowPrivateTargets) {
+      // Mail servers on this machine's own network are refused before anything connects to them.
+      const indexOf = new Map(input.accounts.map((a, index) => [a, index]));
+      const refused = await privateHostFields({ accounts: candidates.map((a) => ({ index: indexOf.get(a)!, smtp_host: a.smtp_host, imap_host: a.imap_host })) });
+      if (refused.length) {
+        const fieldErrors = refused.map(({ index, field }) => ({ field: `accounts.${index}.${field}`, message: PRIVATE_HOST_PROBLEM }));
+        throw invalid('email_account.private_host', fieldErrors.map((f) => `${f.field} ${f.message}`).join('; '), fieldErrors);
+      }
+    }
     const checks = await mapLimit({
       items: candidates,
       limit: VERIFY_CONCURRENCY,
@@ -325,12 +335,36 @@ export const bulkAssignTags = defineOperation({
   },
 });
 
+/** Why a stored mailbox cannot connect (a fixed sentence), or null when both logins pass. */
+async function reconnectError(
+  ctx: Ctx,
+  r: { smtpHost: string; smtpPort: number; smtpUsername: string; smtpPasswordEnc: string; imapHost: string; imapPort: number; imapUsername: string; imapPasswordEnc: string },
+): Promise<string | null> {
+  if (!ctx.settings.allowPrivateTargets) {
+    // Stored before the setting changed, or resolving elsewhere since: checked again, nothing connects.
+    if (await isPrivateHost(r.smtpHost)) return `smtp_host ${PRIVATE_HOST_PROBLEM}`;
+    if (await isPrivateHost(r.imapHost)) return `imap_host ${PRIVATE_HOST_PROBLEM}`;
+  }
+  let passwords: { smtp: string; imap: string };
+  try {
+    passwords = { smtp: ctx.secrets.decrypt(r.smtpPasswordEnc), imap: ctx.secrets.decrypt(r.imapPasswordEnc) };
+  } catch {
+    // A ciphertext the current key cannot open (key rotated, row copied from elsewhere).
+    return 'stored password cannot be decrypted; update the account';
+  }
+  return checkLogins({
+    mail: ctx.ports.mail,
+    smtp: { host: r.smtpHost, port: r.smtpPort, username: r.smtpUsername, password: passwords.smtp },
+    imap: { host: r.imapHost, port: r.imapPort, username: r.imapUsername, password: passwords.imap },
+  });
+}
+
 export const bulkReconnect = defineOperation({
   name: 'emailAccount.bulkReconnect',
   kind: 'mutation',
   summary: 'Re-check the logins of email accounts',
   description:
-    'Checks the SMTP and IMAP logins of up to 100 mailboxes again with their stored (decrypted) passwords, at most 5 at once, and sets each ACTIVE (clearing `last_error`) or DISCONNECTED with `last_error` saying why (login refused or server unreachable). A PAUSED mailbox whose logins pass becomes ACTIVE too. Ids that are unknown or of another workspace are left out of `results`.',
+    'Checks the SMTP and IMAP logins of up to 100 mailboxes again with their stored (decrypted) passwords, at most 5 at once, and sets each ACTIVE (clearing `last_error`) or DISCONNECTED with `last_error` saying why in a fixed sentence (login refused or server unreachable, never the server\'s own words; "smtp_host must not be (or resolve to) a private … address" without connecting when its host is on this machine\'s network and ALLOW_PRIVATE_TARGETS is not set). A PAUSED mailbox whose logins pass becomes ACTIVE too. Ids that are unknown or of another workspace are left out of `results`.',
   input: BulkReconnectInput,
   output: BulkReconnectOutput,
   workspace: 'required',
@@ -344,17 +378,7 @@ export const bulkReconnect = defineOperation({
       items: rows,
       limit: VERIFY_CONCURRENCY,
       fn: async (r) => {
-        let error: string | null;
-        try {
-          error = await checkLogins({
-            mail: ctx.ports.mail,
-            smtp: { host: r.smtpHost, port: r.smtpPort, username: r.smtpUsername, password: ctx.secrets.decrypt(r.smtpPasswordEnc) },
-            imap: { host: r.imapHost, port: r.imapPort, username: r.imapUsername, password: ctx.secrets.decrypt(r.imapPasswordEnc) },
-          });
-        } catch {
-          // A ciphertext the current key cannot open (key rotated, row copied from elsewhere).
-          error = 'stored password cannot be decrypted; update the account';
-        }
+        const error = await reconnectError(ctx, r);
         const status = error ? ('DISCONNECTED' as const) : ('ACTIVE' as const);
         // A reconnect clears the engine's disconnection and the reader's backoff, so both resume at once.
         await ctx.db.emailAccount.update({

@@ -1,4 +1,5 @@
-import { MailLoginError, type MailServerSettings, type MailVerifier } from '../shared/mail-verifier';
+import { mailLoginError, mailTarget, type MailServerSettings, type MailVerifier } from '../shared/mail-verifier';
+import { OutboundTargetRefused, type LookupAll } from '../shared/outbound-guard';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -16,17 +17,48 @@ export async function mapLimit<T, R>(options: { items: T[]; limit: number; fn: (
   return results;
 }
 
-/** Both logins of a mailbox; null when they pass, else a readable reason (refused vs unreachable). */
+/**
+ * Both logins of a mailbox; null when they pass, else one of a few fixed reasons (login
+ * refused, server unreachable and why): never text that came from the server.
+ */
 export async function checkLogins(options: { mail: MailVerifier; smtp: MailServerSettings; imap: MailServerSettings }): Promise<string | null> {
+  // SMTP first: a mailbox that cannot send is useless whatever IMAP says.
   try {
-    // SMTP first: a mailbox that cannot send is useless whatever IMAP says.
     await options.mail.verifySmtp(options.smtp);
-    await options.mail.verifyImap(options.imap);
-    return null;
   } catch (error) {
-    if (error instanceof MailLoginError) return error.message;
-    return `login check failed: ${(error as Error).message}`;
+    return mailLoginError('SMTP', error).message;
   }
+  try {
+    await options.mail.verifyImap(options.imap);
+  } catch (error) {
+    return mailLoginError('IMAP', error).message;
+  }
+  return null;
+}
+
+/**
+ * Whether a mailbox host is, or resolves to, a private, loopback, link-local or reserved
+ * address. A host that does not resolve is not refused here: its login check reports it.
+ */
+export async function isPrivateHost(host: string, lookup?: LookupAll): Promise<boolean> {
+  try {
+    await mailTarget(host, { allowPrivateTargets: false, lookup, timeoutMs: 10_000 });
+    return false;
+  } catch (error) {
+    if (error instanceof OutboundTargetRefused) return error.address !== null;
+    throw error;
+  }
+}
+
+const HOST_FIELDS = ['smtp_host', 'imap_host'] as const;
+export type HostField = (typeof HOST_FIELDS)[number];
+
+/** The host fields, in order, of the accounts whose host is private (each host resolved once). */
+export async function privateHostFields(options: { accounts: { index: number; smtp_host: string; imap_host: string }[]; lookup?: LookupAll }): Promise<{ index: number; field: HostField }[]> {
+  const hosts = [...new Set(options.accounts.flatMap((a) => HOST_FIELDS.map((f) => a[f].trim().toLowerCase())))];
+  const verdicts = await mapLimit({ items: hosts, limit: 10, fn: (host) => isPrivateHost(host, options.lookup) });
+  const isPrivate = new Map(hosts.map((h, i) => [h, verdicts[i]]));
+  return options.accounts.flatMap((a) => HOST_FIELDS.filter((f) => isPrivate.get(a[f].trim().toLowerCase())).map((field) => ({ index: a.index, field })));
 }
 
 /** `part / whole` as a percentage rounded to 2 decimals; 0 when nothing to divide by. */

@@ -388,7 +388,7 @@ describe('reply-triggered subsequences', () => {
 describe.skipIf(missingImap)('reading a real mailbox over IMAP', () => {
   it('reads new messages once, marks a mailbox with a refused login disconnected, and reconnects it when the login works again', async () => {
     const t = await setup();
-    const deps = { ...t.deps, ports: { ...t.deps.ports, imap: createMailboxReader({ timeoutMs: 5_000 }) } };
+    const deps = { ...t.deps, ports: { ...t.deps.ports, imap: createMailboxReader({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
     const c = await t.campaign({ mailboxes: [t.alice], steps: TWO_STEPS });
     const leadId = await t.lead(c.id, 'imap@lead.test');
     const awayId = await t.lead(c.id, 'imap-away@lead.test');
@@ -426,7 +426,7 @@ describe.skipIf(missingImap)('reading a real mailbox over IMAP', () => {
     // A restart that lost the read position (a crash before the UID was recorded): a new
     // reader reads the INBOX again, and every message is still stored once.
     await db.prisma.emailAccount.update({ where: { id: t.alice }, data: { imapLastUid: 0n } });
-    const restarted = { ...t.deps, ports: { ...t.deps.ports, imap: createMailboxReader({ timeoutMs: 5_000 }) } };
+    const restarted = { ...t.deps, ports: { ...t.deps.ports, imap: createMailboxReader({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
     const reread = await syncMailbox({ deps: restarted, mailboxId: t.alice });
     expect(reread.status).toBe('ok');
     expect(reread.read).toBeGreaterThanOrEqual(1);
@@ -449,7 +449,7 @@ describe.skipIf(missingImap)('reading a real mailbox over IMAP', () => {
 
   it('the reply worker reads a mailbox as soon as IMAP IDLE reports new mail', async () => {
     const t = await setup();
-    const deps = { ...t.deps, ports: { ...t.deps.ports, imap: createMailboxReader({ timeoutMs: 5_000 }) } };
+    const deps = { ...t.deps, ports: { ...t.deps.ports, imap: createMailboxReader({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
     const c = await t.campaign({ mailboxes: [t.alice], steps: TWO_STEPS });
     const leadId = await t.lead(c.id, 'idle@lead.test');
     await t.tick();

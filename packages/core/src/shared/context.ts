@@ -26,8 +26,9 @@ export interface Settings {
   /** Base URL the gateway is reached at from outside (tracking and unsubscribe links), no trailing slash. */
   publicUrl: string;
   /**
-   * Outbound requests (webhooks) may go to private, loopback and link-local addresses:
-   * for tests and single-machine installs only.
+   * Outbound requests (webhooks) and mailbox connections (SMTP/IMAP hosts) may go to private,
+   * loopback and link-local addresses: for tests and single-machine installs only. The mail
+   * adapters take the same setting when they are made (`allowPrivateTargets`).
    */
   allowPrivateTargets: boolean;
 }

@@ -1,5 +1,5 @@
 import { ImapFlow } from 'imapflow';
-import { MailLoginError, type MailServerSettings } from './mail-verifier';
+import { mailLoginError, mailTarget, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
 
 /** One message read from a mailbox's INBOX. */
 export interface FetchedMessage {
@@ -23,8 +23,8 @@ export interface FetchBatch {
 export interface MailboxReader {
   /**
    * The messages with a UID above `lastUid` (or from the start when `uidValidity` differs
-   * from the server's), oldest first. A refused login throws MailLoginError('auth'), an
-   * unreachable server MailLoginError('connect').
+   * from the server's), oldest first. A refused login, or a host that is not allowed, throws
+   * MailLoginError('auth'); an unreachable server MailLoginError('connect').
    */
   fetchNew(options: { imap: MailServerSettings; uidValidity: bigint | null; lastUid: bigint; max: number }): Promise<FetchBatch>;
   /**
@@ -35,51 +35,47 @@ export interface MailboxReader {
   waitForNews(options: { imap: MailServerSettings; timeoutMs: number; signal?: AbortSignal }): Promise<void>;
 }
 
-function isAuthFailure(error: unknown): boolean {
-  const e = error as { authenticationFailed?: boolean; serverResponseCode?: string; responseText?: string };
-  return e?.authenticationFailed === true || e?.serverResponseCode === 'AUTHENTICATIONFAILED';
-}
-
 /**
  * The imapflow reader. A connection per call: mailboxes are read once a minute or on
- * IDLE news, so a short-lived login is cheap and never holds a stale session.
- * `rejectUnauthorized: false` accepts self-signed certificates (tests, private servers).
+ * IDLE news, so a short-lived login is cheap and never holds a stale session. Each
+ * connection goes to the vetted address of the host (see mailTarget), and a failure to
+ * connect or log in is a MailLoginError with a fixed message.
  */
-export function createMailboxReader(options: { timeoutMs?: number; rejectUnauthorized?: boolean } = {}): MailboxReader {
+export function createMailboxReader(options: MailConnectionOptions = {}): MailboxReader {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const tls = { rejectUnauthorized: options.rejectUnauthorized ?? true };
-  const client = (s: MailServerSettings) => {
-    const c = new ImapFlow({
-      host: s.host,
-      port: s.port,
-      secure: s.secure ?? s.port === 993,
-      auth: { user: s.username, pass: s.password },
-      logger: false,
-      connectionTimeout: timeoutMs,
-      greetingTimeout: timeoutMs,
-      socketTimeout: Math.max(timeoutMs, 5 * 60_000),
-      tls,
-      // IDLE is started explicitly in waitForNews.
-      disableAutoIdle: true,
-    });
-    // Errors also surface from the awaited calls; without a listener they would crash the process.
-    c.on('error', () => {});
-    return c;
-  };
-  const connect = async (c: ImapFlow) => {
+  /** A connected, logged-in client. */
+  const connect = async (s: MailServerSettings): Promise<ImapFlow> => {
+    let c: ImapFlow | undefined;
     try {
+      const target = await mailTarget(s.host, options);
+      c = new ImapFlow({
+        host: target.address,
+        ...(target.servername ? { servername: target.servername } : {}),
+        port: s.port,
+        secure: s.secure ?? s.port === 993,
+        auth: { user: s.username, pass: s.password },
+        logger: false,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: Math.max(timeoutMs, 5 * 60_000),
+        tls,
+        // IDLE is started explicitly in waitForNews.
+        disableAutoIdle: true,
+      });
+      // Errors also surface from the awaited calls; without a listener they would crash the process.
+      c.on('error', () => {});
       await c.connect();
+      return c;
     } catch (error) {
-      throw isAuthFailure(error)
-        ? new MailLoginError('auth', `IMAP login refused: ${(error as Error).message}`)
-        : new MailLoginError('connect', `IMAP server unreachable: ${(error as Error).message}`);
+      c?.close();
+      throw mailLoginError('IMAP', error);
     }
   };
 
   return {
     async fetchNew({ imap, uidValidity, lastUid, max }) {
-      const c = client(imap);
-      await connect(c);
+      const c = await connect(imap);
       try {
         const box = await c.mailboxOpen('INBOX', { readOnly: true });
         const current = BigInt(box.uidValidity);
@@ -107,8 +103,7 @@ export function createMailboxReader(options: { timeoutMs?: number; rejectUnautho
 
     async waitForNews({ imap, timeoutMs: wait, signal }) {
       if (signal?.aborted) return;
-      const c = client(imap);
-      await connect(c);
+      const c = await connect(imap);
       try {
         if (!c.capabilities.has('IDLE')) {
           await new Promise<void>((resolve) => {

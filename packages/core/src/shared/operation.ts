@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Ctx } from './context';
 import { fromZodError, invalidField } from './errors';
 import { assertWorkspaceAccess } from './tenancy';
+import { findMalformedText } from './input-text.rules';
 
 export type OperationKind = 'query' | 'mutation';
 
@@ -31,21 +32,31 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType, const 
 }
 
 
+/** Refuses input holding a string with a NUL or a lone surrogate (see input-text.rules). */
+export function assertWellFormedText(input: unknown): void {
+  const malformed = findMalformedText(input);
+  if (malformed) throw invalidField(malformed.field, malformed.message);
+}
+
 /**
- * The one way every transport runs an operation: validate the input with the
- * operation's schema, check the caller may touch the workspace, then run.
+ * The one way every transport runs an operation: refuse malformed text, validate the
+ * input with the operation's schema, check the caller may touch the workspace, then run.
  */
 export async function executeOperation<I extends z.ZodType, O extends z.ZodType>(options: {
   op: Operation<I, O, OperationKind>;
   ctx: Ctx;
   input: unknown;
 }): Promise<z.output<O>> {
+  assertWellFormedText(options.input);
   const parsed = options.op.input.safeParse(options.input ?? {});
   if (!parsed.success) throw fromZodError(parsed.error);
   return executeParsedOperation({ op: options.op, ctx: options.ctx, input: parsed.data as z.output<I> });
 }
 
-/** For transports that validated the input with the operation's own schema already (tRPC). */
+/**
+ * For transports that validated the input with the operation's own schema already (tRPC,
+ * which applies `assertWellFormedText` to the raw input in its base procedures).
+ */
 export async function executeParsedOperation<I extends z.ZodType, O extends z.ZodType>(options: {
   op: Operation<I, O, OperationKind>;
   ctx: Ctx;

@@ -191,3 +191,49 @@ export function pinnedLookup(target: Pick<PublicTarget, 'address' | 'family'>) {
     else callback(null, target.address, target.family);
   };
 }
+
+/** Where to connect for a bare host (a mail server): the host as given, and the one address it was vetted at. */
+export interface PublicHost {
+  /** The host without brackets (an IPv6 literal is bare). */
+  host: string;
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * `resolvePublicTarget` for a host without a URL (SMTP and IMAP servers): an IP literal is
+ * taken as is, a name is resolved with `lookup` (by default `dns.promises.lookup(host, { all:
+ * true })`), and it is refused when any address is not public, unless `allowPrivate`. Throws
+ * OutboundTargetRefused: with `address` set for a non-public address, null when the host
+ * does not resolve. Connect to `address` itself (and, over TLS, name `host` as the server).
+ */
+export async function resolvePublicHost(options: { host: string; allowPrivate: boolean; lookup?: LookupAll }): Promise<PublicHost> {
+  const host = options.host.trim().replace(/^\[|\]$/g, '');
+  if (!host) throw new OutboundTargetRefused('refused: no host', options.host, null);
+  const literal = isIP(host);
+  let addresses: { address: string; family: 4 | 6 }[];
+  if (literal) {
+    addresses = [{ address: host, family: literal as 4 | 6 }];
+  } else {
+    const lookup = options.lookup ?? ((h, o) => dnsPromises.lookup(h, o));
+    try {
+      addresses = (await lookup(host, { all: true })).map((a) => ({ address: a.address, family: (a.family === 6 ? 6 : 4) as 4 | 6 }));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'lookup failed';
+      throw new OutboundTargetRefused(`cannot resolve ${host}: ${code}`, host, null);
+    }
+    if (!addresses.length) throw new OutboundTargetRefused(`cannot resolve ${host}: no addresses`, host, null);
+  }
+  if (!options.allowPrivate) {
+    const bad = addresses.find((a) => !isPublicAddress(a.address));
+    if (bad) {
+      throw new OutboundTargetRefused(
+        `refused ${host}: a private, loopback, link-local or reserved address (set ALLOW_PRIVATE_TARGETS=true to allow it)`,
+        host,
+        bad.address,
+      );
+    }
+  }
+  const chosen = addresses[0]!;
+  return { host, address: chosen.address, family: chosen.family };
+}

@@ -13,15 +13,17 @@ import { createOrganization } from '../auth/organization.service';
 export const silentLogger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
 
 export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: DnsResolver; mail?: MailVerifier; defaultLeadAllowance?: number; publicUrl?: string; smtp?: MailSender; imap?: MailboxReader; allowPrivateTargets?: boolean }): ServiceDeps {
+  // Tests talk to servers on loopback: private targets are allowed unless a test says otherwise.
+  const allowPrivateTargets = options.allowPrivateTargets ?? true;
   return {
     db: options.db.prisma,
     ports: { clock: options.clock ?? systemClock, dns: options.dns ?? createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
-      mail: options.mail ?? createMailVerifier({ timeoutMs: 5_000, rejectUnauthorized: false }),
-      smtp: options.smtp ?? createMailSender({ timeoutMs: 5_000, rejectUnauthorized: false }),
-      imap: options.imap ?? createMailboxReader({ timeoutMs: 5_000, rejectUnauthorized: false }),
+      mail: options.mail ?? createMailVerifier({ timeoutMs: 5_000, rejectUnauthorized: false, allowPrivateTargets }),
+      smtp: options.smtp ?? createMailSender({ timeoutMs: 5_000, rejectUnauthorized: false, allowPrivateTargets }),
+      imap: options.imap ?? createMailboxReader({ timeoutMs: 5_000, rejectUnauthorized: false, allowPrivateTargets }),
     },
     log: silentLogger,
-    settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000, publicUrl: options.publicUrl ?? 'https://outreach.test', allowPrivateTargets: options.allowPrivateTargets ?? true },
+    settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000, publicUrl: options.publicUrl ?? 'https://outreach.test', allowPrivateTargets },
     caches: createCaches(),
     secrets: createSecretBox({ key: randomBytes(32) }),
   };

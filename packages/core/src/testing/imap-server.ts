@@ -54,8 +54,8 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
-function config(dir: string, port: number): string {
-  return `base_dir = ${dir}/run
+function config(dir: string, port: number, greeting?: string): string {
+  return `${greeting === undefined ? '' : `login_greeting = ${greeting}\n`}base_dir = ${dir}/run
 state_dir = ${dir}/run/state
 protocols = imap
 listen = 127.0.0.1
@@ -107,8 +107,11 @@ service stats {
 `;
 }
 
-/** Starts Dovecot with these mailboxes (user → password). Throws when Dovecot is missing: check imapServerUnavailable() first. */
-export async function startImapServer(options: { users: Record<string, string> }): Promise<ImapTestServer> {
+/**
+ * Starts Dovecot with these mailboxes (user → password); `greeting` replaces its "Dovecot ready."
+ * greeting. Throws when Dovecot is missing: check imapServerUnavailable() first.
+ */
+export async function startImapServer(options: { users: Record<string, string>; greeting?: string }): Promise<ImapTestServer> {
   const missing = imapServerUnavailable();
   if (missing) throw new Error(missing);
   const dir = await mkdtemp(join(tmpdir(), 'outreach-dovecot-'));
@@ -122,7 +125,7 @@ export async function startImapServer(options: { users: Record<string, string> }
   const { stdout: gid } = await run('id', ['-g', 'dovecot']).catch(() => ({ stdout: '' }));
   if (stdout.trim() && gid.trim()) await chown(join(dir, 'mail'), Number(stdout.trim()), Number(gid.trim()));
   const port = await freePort();
-  await writeFile(join(dir, 'dovecot.conf'), config(dir, port));
+  await writeFile(join(dir, 'dovecot.conf'), config(dir, port, options.greeting));
   // Dovecot daemonizes and its children keep inherited pipes open, so stdio is ignored
   // (execFile would wait for those pipes forever); the forking parent exits at once.
   await new Promise<void>((resolve, reject) => {

@@ -23,19 +23,41 @@ export interface SmtpTestServer {
   /** username → password; edit it to make a later login fail or pass. */
   users: Map<string, string>;
   messages: SmtpTestMessage[];
+  /**
+   * When set, the server's answer to RCPT TO (per address) or to a message body (the
+   * message already kept in `messages`) waits for the promise it returns; a rejection with a
+   * `responseCode` is given as the answer instead. Holds a transaction at one point (a
+   * worker that stopped there) for as long as a test needs.
+   */
+  beforeAnswer: ((event: { phase: 'rcpt' | 'body'; to: string[] }) => Promise<void>) | null;
   close(): Promise<void>;
 }
 
-export async function startSmtpServer(options: { users: Record<string, string> }): Promise<SmtpTestServer> {
+/** `banner`: extra text in the server's 220 greeting (tests check it never reaches an answer). */
+export async function startSmtpServer(options: { users: Record<string, string>; banner?: string }): Promise<SmtpTestServer> {
   const users = new Map(Object.entries(options.users));
   const messages: SmtpTestMessage[] = [];
   const rejections = new Map<string, SmtpTestRejection>();
+  const api: SmtpTestServer = {
+    port: 0,
+    users,
+    rejections,
+    messages,
+    beforeAnswer: null,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  const answer = (event: { phase: 'rcpt' | 'body'; to: string[] }, callback: (error?: Error | null) => void) => {
+    const hook = api.beforeAnswer;
+    if (!hook) return callback();
+    hook(event).then(() => callback(), (error: Error) => callback(error));
+  };
   const server = new SMTPServer({
     authMethods: ['PLAIN', 'LOGIN'],
     authOptional: false,
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     logger: false,
+    ...(options.banner === undefined ? {} : { banner: options.banner }),
     onAuth(auth, _session, callback) {
       const expected = auth.username === undefined ? undefined : users.get(auth.username);
       if (expected !== undefined && auth.password === expected) return callback(null, { user: auth.username });
@@ -48,7 +70,7 @@ export async function startSmtpServer(options: { users: Record<string, string> }
         if (rejection.times !== undefined) rejection.times -= 1;
         return callback(Object.assign(new Error(rejection.message), { responseCode: rejection.code }));
       }
-      return callback();
+      return answer({ phase: 'rcpt', to: [address.address] }, callback);
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -59,7 +81,7 @@ export async function startSmtpServer(options: { users: Record<string, string> }
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        callback();
+        answer({ phase: 'body', to: session.envelope.rcptTo.map((r) => r.address) }, callback);
       });
     },
   });
@@ -71,11 +93,6 @@ export async function startSmtpServer(options: { users: Record<string, string> }
   server.on('error', () => {});
   const address = server.server.address();
   if (address === null || typeof address === 'string') throw new Error('smtp test server has no port');
-  return {
-    port: address.port,
-    users,
-    rejections,
-    messages,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  api.port = address.port;
+  return api;
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, type Database } from '@outreach/db';
 import { createTestOrganization, testDatabase, testServiceDeps } from '../testing/index';
-import type { Clock } from '../shared/ports';
+import { systemClock, type Clock } from '../shared/ports';
 import type { ReplyKind } from './webhook-outbox.service';
 import { emitWebhookEvent } from './webhook-outbox.service';
 import { emailSentFields } from './webhook-payload.rules';
@@ -81,10 +81,11 @@ afterAll(async () => {
 
 const START = new Date('2025-06-02T09:00:00.000Z');
 
-async function setup(options: { allowPrivateTargets?: boolean } = {}) {
+/** `clock`: the deps' clock instead of the manual one (which then stays unused). */
+async function setup(options: { allowPrivateTargets?: boolean; clock?: Clock } = {}) {
   const org = await createTestOrganization({ db });
   const clock = new ManualClock(START);
-  const deps = testServiceDeps({ db, clock, allowPrivateTargets: options.allowPrivateTargets ?? true });
+  const deps = testServiceDeps({ db, clock: options.clock ?? clock, allowPrivateTargets: options.allowPrivateTargets ?? true });
   const ws = org.workspaceId;
   const tag = `/${randomUUID().slice(0, 8)}`;
   const hook = async (opts: { path?: string; url?: string; events: string[]; campIds?: string[]; secret?: string; name?: string; ignoreOoo?: boolean; ignoreAutomatic?: boolean }) => {
@@ -106,7 +107,7 @@ async function setup(options: { allowPrivateTargets?: boolean } = {}) {
   };
   const emit = (event: string, opts: { campaignId?: string | null; fields?: Record<string, unknown>; replyKind?: ReplyKind } = {}) =>
     db.prisma.$transaction((tx) =>
-      emitWebhookEvent({ tx, workspaceId: ws, event, campaignId: opts.campaignId ?? null, fields: opts.fields ?? { n: 1 }, now: clock.now(), replyKind: opts.replyKind }),
+      emitWebhookEvent({ tx, workspaceId: ws, event, campaignId: opts.campaignId ?? null, fields: opts.fields ?? { n: 1 }, now: deps.ports.clock.now(), replyKind: opts.replyKind }),
     );
   const round = (extra: { max?: number; timeoutMs?: number } = {}) => deliverDueWebhooks({ deps, workspaceIds: [ws], ...extra });
   const deliveries = (webhookId: string) => db.prisma.webhookDelivery.findMany({ where: { webhookId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
@@ -403,7 +404,8 @@ describe('webhook delivery', () => {
     const t = await setup();
     const hook = await t.hook({ path: '/slower', events: ['EMAIL_SENT'] });
     // 16 s of the clock each, longer than the lease allows for: the 12th would start with
-    // 4 s of it left, less than the 10 s timeout and the margin.
+    // 9 s of it left (12 attempts of 15 s and the claim's 5 s, less 11 × 16 s), less than
+    // the 10 s timeout and the margin.
     receiver.answer(t.path('/slower'), () => {
       t.clock.advance(16_000);
       return { status: 200 };
@@ -467,5 +469,35 @@ describe('webhook delivery', () => {
     }
     expect(receiver.at(t.path('/worker'))).toHaveLength(1);
     expect((await t.deliveries(hook.id))[0]).toMatchObject({ status: 'DELIVERED' });
+  });
+
+  // The clock moves in production: a claim, then the first POST a few milliseconds later.
+  it('POSTs a lone delivery at once with a clock that moves', async () => {
+    // Real time, yet never the same twice: at least a millisecond between two readings.
+    let last = 0;
+    const moving: Clock = { now: () => new Date((last = Math.max(Date.now(), last + 1))) };
+    const t = await setup({ clock: moving });
+    const hook = await t.hook({ path: '/lone', events: ['EMAIL_SENT'] });
+    expect(await t.emit('EMAIL_SENT', { campaignId: 'c1' })).toBe(1);
+
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0 });
+    expect(receiver.at(t.path('/lone'))).toHaveLength(1);
+    expect((await t.deliveries(hook.id))[0]).toMatchObject({ status: 'DELIVERED', attempts: 1, leaseUntil: null });
+  });
+
+  it('runs as a worker loop on the system clock and delivers a single event', async () => {
+    const t = await setup({ clock: systemClock });
+    const hook = await t.hook({ path: '/lone-worker', events: ['EMAIL_SENT'] });
+    // Only this workspace: on the system clock, other tests' deliveries are due too.
+    const worker = startWebhookWorker({ deps: t.deps, intervalMs: 100, workspaceIds: [t.ws] });
+    try {
+      expect(await t.emit('EMAIL_SENT', { campaignId: 'c1' })).toBe(1);
+      const deadline = Date.now() + 15_000;
+      while (receiver.at(t.path('/lone-worker')).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await worker.stop();
+    }
+    expect(receiver.at(t.path('/lone-worker'))).toHaveLength(1);
+    expect((await t.deliveries(hook.id))[0]).toMatchObject({ status: 'DELIVERED', attempts: 1 });
   });
 });

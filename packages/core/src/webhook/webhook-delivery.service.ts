@@ -5,8 +5,11 @@
 // - Claiming: due PENDING rows are locked with SKIP LOCKED and leased in one statement, so
 //   concurrent workers (and processes) never POST the same row at once; a worker that dies
 //   leaves its rows to be taken again when the lease passes. The lease covers the slowest
-//   the round can be (every POST timing out), and a delivery is not POSTed once too little of
-//   it is left, so no row is POSTed again by another worker while its first POST is running.
+//   the round can be (every POST timing out), plus a margin for the claim itself (the time
+//   from the clock reading it leases from to the first POST), and a delivery is not POSTed
+//   once too little of it is left, so no row is POSTed again by another worker while its
+//   first POST is running. So every attempt that starts has a slowest attempt's time left,
+//   and the last attempt of the slowest webhook's turn can still start.
 //   An outcome is recorded only while the claim still holds (the row is PENDING with our lease).
 // - Circuit breaking: a webhook's deliveries are POSTed one after another, and its first
 //   failure makes all its pending deliveries wait for that failure's retry time. Its
@@ -30,6 +33,9 @@ export const WEBHOOK_USER_AGENT = 'Outreach-Webhooks/1';
 /**
  * What an attempt may take beyond the timeout (recording its outcome): the lease allows the
  * timeout plus this for each attempt, and an attempt starts only with at least that much left.
+ * The lease also allows this once more for the claim (the query and the sorting before the
+ * first POST): without it the last attempt of the slowest turn, one delivery alone included,
+ * would find a hair less than an attempt left on a clock that moves, and never start.
  */
 export const WEBHOOK_LEASE_MARGIN_MS = 5_000;
 /** The first retry waits up to this long; each further one up to twice as long as the one before… */
@@ -89,12 +95,15 @@ interface ClaimedDelivery {
 /**
  * Locks due deliveries (SKIP LOCKED: another worker's are left to it), oldest due first,
  * and leases them. Served by webhook_deliveries_due_idx. $1 now, $2 how many, $3 the
- * workspaces to serve (null: all), $4 the longest an attempt may take (ms), $5 the runners.
+ * workspaces to serve (null: all), $4 the longest an attempt may take (ms), $5 the runners,
+ * $6 the margin for the claim (ms).
  *
  * The lease is the round at its slowest, every attempt taking $4: the webhook with the
  * most deliveries claimed goes one after another, and the others at worst fill the other
  * runners first (list scheduling finishes within (n - g)/runners + g attempts, g that
- * largest group).
+ * largest group). $6 more covers the time from $1 to the first POST: the k-th attempt
+ * (from 0) of a turn of `span` starts by $1 + claim + k·$4, when (span - k)·$4 + $6 - claim
+ * of the lease is left, at least $4 as long as the claim took no more than $6.
  */
 const CLAIM_SQL = `
   WITH due AS (
@@ -109,7 +118,7 @@ const CLAIM_SQL = `
     SELECT MAX(n) + CEIL((SUM(n) - MAX(n)) / $5::numeric) AS attempts
       FROM (SELECT COUNT(*) AS n FROM due GROUP BY webhook_id) per_webhook
   )
-  UPDATE webhook_deliveries d SET lease_until = $1::timestamptz + span.attempts * $4::bigint * interval '1 millisecond'
+  UPDATE webhook_deliveries d SET lease_until = $1::timestamptz + (span.attempts * $4::bigint + $6::bigint) * interval '1 millisecond'
     FROM due, span, webhooks h
    WHERE d.id = due.id AND h.id = d.webhook_id
   RETURNING d.id, d.webhook_id, d.workspace_id, d.event, d.payload, d.attempts, d.created_at,
@@ -143,7 +152,15 @@ export async function deliverDueWebhooks(options: {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const now = deps.ports.clock.now();
   const slowestAttemptMs = timeoutMs + WEBHOOK_LEASE_MARGIN_MS;
-  const claimed = await deps.db.$queryRawUnsafe<ClaimedDelivery[]>(CLAIM_SQL, now.toISOString(), max, options.workspaceIds ?? null, slowestAttemptMs, CONCURRENCY);
+  const claimed = await deps.db.$queryRawUnsafe<ClaimedDelivery[]>(
+    CLAIM_SQL,
+    now.toISOString(),
+    max,
+    options.workspaceIds ?? null,
+    slowestAttemptMs,
+    CONCURRENCY,
+    WEBHOOK_LEASE_MARGIN_MS,
+  );
   const result: WebhookRoundResult = { claimed: claimed.length, delivered: 0, failed: 0, retried: 0, released: 0, disabled: 0 };
   if (!claimed.length) return result;
   // One lease for the whole claim (one statement set it).
@@ -454,7 +471,14 @@ export interface WebhookWorker {
   nextRound(): Promise<WebhookRoundResult>;
 }
 /** The webhook loop of the worker role: a round every `intervalMs`, at once while rounds claim a full batch. */
-export function startWebhookWorker(options: { deps: ServiceDeps; intervalMs?: number; max?: number; timeoutMs?: number }): WebhookWorker {
+export function startWebhookWorker(options: {
+  deps: ServiceDeps;
+  intervalMs?: number;
+  max?: number;
+  timeoutMs?: number;
+  /** Only these workspaces' deliveries (tests; a worker serves all). */
+  workspaceIds?: string[];
+}): WebhookWorker {
   const { deps } = options;
   const intervalMs = options.intervalMs ?? 2_000;
   const max = options.max ?? 50;
@@ -465,7 +489,7 @@ export function startWebhookWorker(options: { deps: ServiceDeps; intervalMs?: nu
     log,
     name: 'webhook round',
     intervalMs,
-    round: () => deliverDueWebhooks({ deps, max, timeoutMs: options.timeoutMs }),
+    round: () => deliverDueWebhooks({ deps, max, timeoutMs: options.timeoutMs, workspaceIds: options.workspaceIds }),
     more: (result) => result.claimed >= max,
     report: (result) => {
       totals.delivered += result.delivered;

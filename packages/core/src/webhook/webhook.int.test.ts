@@ -9,9 +9,9 @@ beforeAll(async () => {
   db = await testDatabase();
 });
 
-async function setup() {
+async function setup(options: { allowPrivateTargets?: boolean } = {}) {
   const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
+  const ctx = testCtx({ deps: testServiceDeps({ db, allowPrivateTargets: options.allowPrivateTargets }), actor: org.actor });
   const campaign = await createTestCampaign({ db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId });
   return { org, ctx, ws: org.workspaceId, campaignId: campaign.id };
 }
@@ -122,5 +122,70 @@ describe('webhooks', () => {
     const deleted = await executeOperation({ op: operations.webhook.delete, ctx: mine.ctx, input: { workspace_id: mine.ws, ids: [their._id] } });
     expect(deleted.deleted_count).toBe(0);
     expect(await db.prisma.webhook.count({ where: { id: their._id } })).toBe(1);
+  });
+
+  it('refuses private, loopback and link-local targets when they are not allowed, naming url', async () => {
+    const { ctx, ws } = await setup({ allowPrivateTargets: false });
+    const add = (url: string) => executeOperation({ op: operations.webhook.add, ctx, input: { workspace_id: ws, url, camp_ids: ['ALL'], event_types: ['EMAIL_SENT'] } });
+    const refused = [
+      'http://127.0.0.1:8080/in',
+      'http://localhost:8080/in',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.5/in',
+      'https://192.168.1.20/in',
+      'http://[::1]/in',
+      'http://[fe80::1]/in',
+      'http://[::ffff:127.0.0.1]/in',
+      'http://0x7f.0.0.1/in',
+    ];
+    for (const url of refused) {
+      const error = await expectDomainError(add(url), 'invalid');
+      expect(error.fieldErrors[0], url).toMatchObject({ field: 'url', message: expect.stringMatching(/private, loopback, link-local or reserved/) });
+    }
+    // localhost is named with the address it resolved to.
+    const byName = await expectDomainError(add('http://localhost:8080/in'), 'invalid');
+    expect(byName.message).toMatch(/^url .*localhost \((127\.0\.0\.1|::1)\)/);
+
+    const unresolvable = await expectDomainError(add('https://no-such-host.invalid/in'), 'invalid');
+    expect(unresolvable.fieldErrors[0]).toMatchObject({ field: 'url', message: expect.stringContaining('cannot be resolved') });
+    expect(unresolvable.message).toContain('no-such-host.invalid');
+    expect(await db.prisma.webhook.count({ where: { workspaceId: ws } })).toBe(0);
+
+    // A public address is accepted.
+    await add('https://93.184.216.34/in');
+    expect(await db.prisma.webhook.count({ where: { workspaceId: ws } })).toBe(1);
+  });
+
+  it('accepts private targets when they are allowed', async () => {
+    const { ctx, ws } = await setup({ allowPrivateTargets: true });
+    for (const url of ['http://127.0.0.1:8080/in', 'http://localhost:8080/in', 'http://10.0.0.5/in', 'http://[::1]/in']) {
+      await executeOperation({ op: operations.webhook.add, ctx, input: { workspace_id: ws, url, camp_ids: ['ALL'], event_types: ['EMAIL_SENT'] } });
+    }
+    expect(await db.prisma.webhook.count({ where: { workspaceId: ws } })).toBe(4);
+  });
+
+  it('refuses a username or password in the URL, naming url, and stores nothing', async () => {
+    for (const allowPrivateTargets of [true, false]) {
+      const { ctx, ws } = await setup({ allowPrivateTargets });
+      for (const url of ['https://user:pass@93.184.216.34/in', 'https://user@93.184.216.34/in', 'https://:pass@93.184.216.34/in']) {
+        const error = await expectDomainError(
+          executeOperation({ op: operations.webhook.add, ctx, input: { workspace_id: ws, url, camp_ids: ['ALL'], event_types: ['EMAIL_SENT'] } }),
+          'invalid',
+        );
+        expect(error.fieldErrors, url).toEqual([{ field: 'url', message: 'must not contain a username or password; use the secret' }]);
+      }
+      expect(await db.prisma.webhook.count({ where: { workspaceId: ws } })).toBe(0);
+    }
+  });
+  it('never lists credentials of a URL stored before they were refused (REST and the delivery keep the stored URL)', async () => {
+    const { org, ctx, ws } = await setup();
+    const id = newId();
+    await db.prisma.webhook.create({
+      data: { id, workspaceId: ws, organizationId: org.organizationId, url: 'https://bob:hunter2@hooks.example.com/in', name: 'legacy', campIds: ['ALL'], eventTypes: ['EMAIL_SENT'] },
+    });
+    const listed = await executeOperation({ op: operations.webhook.list, ctx, input: { workspace_id: ws } });
+    const hook = listed.hooks.find((h) => h._id === id)!;
+    expect(hook.url).toBe('https://hooks.example.com/in');
+    expect(JSON.stringify(listed)).not.toContain('hunter2');
   });
 });

@@ -1,7 +1,10 @@
+import { promises as dnsPromises } from 'node:dns';
 import { newId } from '@outreach/db';
+import type { Ctx } from '../shared/context';
 import { defineOperation } from '../shared/operation';
 import { invalidField } from '../shared/errors';
-import { ALL_CAMPAIGNS, FIXED_WEBHOOK_EVENTS, LABEL_EVENT_PREFIX } from './webhook.rules';
+import { OutboundTargetRefused, resolvePublicTarget, type LookupAll } from '../shared/outbound-guard';
+import { ALL_CAMPAIGNS, FIXED_WEBHOOK_EVENTS, LABEL_EVENT_PREFIX, listedWebhookUrl } from './webhook.rules';
 import {
   AddWebhookInput,
   AddWebhookOutput,
@@ -13,6 +16,41 @@ import {
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 const FIXED_EVENTS: ReadonlySet<string> = new Set(FIXED_WEBHOOK_EVENTS);
+/** How long resolving a webhook's host may take when it is added. */
+const RESOLVE_TIMEOUT_MS = 5_000;
+
+/** dns.lookup within RESOLVE_TIMEOUT_MS (a lookup cannot be cancelled: a late answer is dropped). */
+const boundedLookup: LookupAll = (host, options) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`lookup of ${host} timed out`), { code: 'ETIMEOUT' })), RESOLVE_TIMEOUT_MS);
+  });
+  return Promise.race([dnsPromises.lookup(host, options), timeout]).finally(() => clearTimeout(timer));
+};
+
+/**
+ * A webhook's URL must reach a public address unless private targets are allowed: its host
+ * (an IP literal as it is, a name through every address it resolves to) is checked by the
+ * outbound guard, as each delivery checks it again. A 400 naming `url` otherwise.
+ */
+async function assertPublicWebhookUrl(ctx: Ctx, url: string): Promise<void> {
+  if (ctx.settings.allowPrivateTargets) return;
+  try {
+    await resolvePublicTarget({ url, allowPrivate: false, lookup: boundedLookup });
+  } catch (error) {
+    if (!(error instanceof OutboundTargetRefused)) throw error;
+    if (error.address === null) {
+      // Only name resolution fails here: the schema has vetted the URL and its scheme.
+      const reason = error.message.slice(error.message.lastIndexOf(': ') + 2);
+      throw invalidField('url', `has a host that cannot be resolved: ${error.host} (${reason})`);
+    }
+    const shown = error.address === error.host ? error.host : `${error.host} (${error.address})`;
+    throw invalidField(
+      'url',
+      `must reach a public address: ${shown} is a private, loopback, link-local or reserved address (set ALLOW_PRIVATE_TARGETS=true to allow it)`,
+    );
+  }
+}
 
 export const listWebhooks = defineOperation({
   name: 'webhook.list',
@@ -34,7 +72,7 @@ export const listWebhooks = defineOperation({
         _id: h.id,
         workspace_id: h.workspaceId,
         org_id: h.organizationId,
-        url: h.url,
+        url: listedWebhookUrl(h.url),
         name: h.name,
         secret: h.secretEnc ? ctx.secrets.decrypt(h.secretEnc) : '',
         camp_ids: h.campIds,
@@ -57,6 +95,7 @@ export const addWebhook = defineOperation({
   summary: 'Add a webhook',
   description: [
     'Subscribes an http(s) URL to events of the workspace; the webhook starts ACTIVE.',
+    'The URL must not carry a username or password (sign with `secret` instead), and must reach a public address: a host that is, or resolves to, a private, loopback, link-local or reserved address, or that cannot be resolved, is 400 naming `url` (unless the server allows private targets, ALLOW_PRIVATE_TARGETS=true).',
     '`camp_ids` is `["ALL"]` for every campaign now and later, or campaign ids of the workspace (an unknown or foreign id is 400 naming `camp_ids.<i>`; "ALL" mixed with ids is rejected the same way). Repeated ids count once.',
     '`event_types`: FIRST_EMAIL_REPLIES, ALL_EMAIL_REPLIES, ALL_POSITIVE_REPLIES, EMAIL_SENT, BOUNCED_EMAIL, UNIBOX_EMAIL_SENT, SYSTEM_ALERT, or LEAD_MARKED_AS_<KEY> for a lead label key of the workspace (400 naming `event_types.<i>` otherwise). Event names are case-sensitive, as the vendor\'s.',
     '`secret` is stored encrypted (AES-256-GCM) and echoed by the list. `ignore_ooo` and `ignore_automatic` are 0 or 1 (default 0).',
@@ -76,6 +115,7 @@ export const addWebhook = defineOperation({
     if (!allCampaigns && malformed >= 0) throw invalidField(`camp_ids.${malformed}`, 'must be a 24-character hexadecimal id or "ALL"');
     const eventTypes = [...new Set(input.event_types)];
     const labelKeys = input.event_types.filter((e) => e.startsWith(LABEL_EVENT_PREFIX)).map((e) => e.slice(LABEL_EVENT_PREFIX.length));
+    await assertPublicWebhookUrl(ctx, input.url);
 
     const id = newId();
     await ctx.db.$transaction(async (tx) => {

@@ -13,3 +13,19 @@ export const LABEL_EVENT_PREFIX = 'LEAD_MARKED_AS_';
 
 /** `["ALL"]`: every campaign of the workspace, now and later. */
 export const ALL_CAMPAIGNS = 'ALL';
+
+/**
+ * A webhook URL as it is shown: credentials in it (only webhooks added before they were
+ * refused can have any) are never listed; the delivery still uses the stored URL.
+ */
+export function listedWebhookUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}

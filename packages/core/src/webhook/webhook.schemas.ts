@@ -47,7 +47,16 @@ export const AddWebhookInput = z.object({
       } catch {
         return false;
       }
-    }, 'must be an http(s) URL'),
+    }, 'must be an http(s) URL')
+    .refine((u) => {
+      // Credentials in the URL would be stored and listed in plain text; the secret signs instead.
+      try {
+        const parsed = new URL(u);
+        return !parsed.username && !parsed.password;
+      } catch {
+        return true;
+      }
+    }, 'must not contain a username or password; use the secret'),
   camp_ids: z
     .array(z.string({ error: 'must be a string' }).trim(), { error: required('an array of campaign ids') })
     .min(1, 'must hold at least one campaign id, or "ALL"')
