@@ -181,22 +181,22 @@ describe('analytics over tRPC and GraphQL', () => {
     const r = await server.graphql(
       `query($ws: ID!, $id: ID!) {
         campaign(workspaceId: $ws, id: $id) { summary { contacted leadsWhoRead leadsWhoReplied bounced positiveReplyCount totalSentEmails } }
-        workspace(id: $ws) { analytics(startDate: "2026-03-01", endDate: "2026-03-03") {
-          summary { totalSent contacted opened bounceRate activeCampaigns }
-          performance { campaignId campaignName status sent openRate }
-        } }
+        analytics: workspace(id: $ws) {
+          summary: analyticsSummary(startDate: "2026-03-01", endDate: "2026-03-03") { totalSent contacted opened bounceRate activeCampaigns }
+          performance: campaignPerformance(startDate: "2026-03-01", endDate: "2026-03-03") { campaignId campaignName status sent openRate }
+        }
       }`,
       { key: org.apiKey, variables: { ws: org.workspaceId, id: campaignId } },
     );
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.campaign.summary).toEqual({ contacted: 2, leadsWhoRead: 1, leadsWhoReplied: 1, bounced: 1, positiveReplyCount: 1, totalSentEmails: 3 });
-    expect(r.body.data.workspace.analytics).toEqual({
+    expect(r.body.data.analytics).toEqual({
       summary: { totalSent: 3, contacted: 2, opened: 1, bounceRate: 33.33, activeCampaigns: 1 },
       performance: [{ campaignId, campaignName: 'Gamma', status: 'ACTIVE', sent: 3, openRate: 50 }],
     });
 
     const refused = await server.graphql(
-      `query($ws: ID!) { workspace(id: $ws) { analytics(startDate: "2026-03-03", endDate: "2026-03-01") { summary { totalSent } } } }`,
+      `query($ws: ID!) { workspace(id: $ws) { analyticsSummary(startDate: "2026-03-03", endDate: "2026-03-01") { totalSent } } }`,
       { key: org.apiKey, variables: { ws: org.workspaceId } },
     );
     expect(refused.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', domain_code: 'analytics.invalid_range' });

@@ -33,7 +33,7 @@ describe('blocklist', () => {
       variables: { ws },
     });
     expect(gqlAdd.body).toEqual({ data: { addBlocklistEntries: { entriesAdded: 1, alreadyInBlocklist: 1 } } });
-    const gqlList = await server.graphql(`query($ws: ID!) { workspace(id: $ws) { blocklist(first: 2) { edges { node { value isDomain } } pageInfo { hasNextPage endCursor } } } }`, {
+    const gqlList = await server.graphql(`query($ws: ID!) { workspace(id: $ws) { blocklist(first: 2) { edges { node { value } } pageInfo { hasNextPage endCursor } } } }`, {
       key: org.apiKey,
       variables: { ws },
     });
@@ -172,7 +172,7 @@ describe('client access', () => {
     expect(dup.status).toBe(409);
 
     const gqlCreate = await server.graphql(
-      `mutation($ws: ID!) { createClient(email: "gql@example.com", firstName: "G", permissions: [{ workspaceId: $ws, permissions: ["BLOCKLIST_LIST"] }]) { clientId apiKey } }`,
+      `mutation($ws: ID!) { createClient(email: "gql@example.com", firstName: "G", permissions: [{ workspaceId: $ws, permissions: [BLOCKLIST_LIST] }]) { clientId apiKey } }`,
       { key: org.apiKey, variables: { ws } },
     );
     expect(gqlCreate.body.errors).toBeUndefined();

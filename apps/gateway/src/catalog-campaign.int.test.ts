@@ -149,15 +149,15 @@ describe('campaign create, list and launch over tRPC and GraphQL', () => {
     expect(refused.body.errors[0].extensions.code).toBe('PRECONDITION_FAILED');
 
     const updated = await gql(
-      `mutation($ws: ID!, $id: ID!, $seq: [SequenceStepInput!]) { updateCampaign(workspaceId: $ws, id: $id, emailAccounts: ["sender@out.test"], dailyLimit: 9, sequences: $seq) { dailyLimit emailAccounts steps { step variations { label subject } } } }`,
+      `mutation($ws: ID!, $id: ID!, $seq: [SequenceStepInput!]) { updateCampaign(workspaceId: $ws, id: $id, emailAccounts: ["sender@out.test"], dailyLimit: 9, sequences: $seq) { dailyLimit emailAccounts steps: sequences { step variations { label: variation subject } } } }`,
       { ws: org.workspaceId, id: campaign.id, seq: [{ step: 1, waitTime: 0, variations: [{ variation: 'A', subject: 'S', body: 'B' }] }] },
     );
     expect(updated.body.errors).toBeUndefined();
     expect(updated.body.data.updateCampaign).toEqual({ dailyLimit: 9, emailAccounts: ['sender@out.test'], steps: [{ step: 1, variations: [{ label: 'A', subject: 'S' }] }] });
     await server.rest('POST', '/campaign/set/schedules', { key: org.apiKey, body: { ...ws, campaign_id: campaign.id, start_date: '2026-09-01', schedules: [SCHEDULE] } });
-    const launched = await gql(`mutation($ws: ID!, $id: ID!) { launchCampaign(workspaceId: $ws, id: $id) { id status counters { leadCount sentCount openRate } } }`, { ws: org.workspaceId, id: campaign.id });
+    const launched = await gql(`mutation($ws: ID!, $id: ID!) { launchCampaign(workspaceId: $ws, id: $id) { id status leadCount sentCount openRate } }`, { ws: org.workspaceId, id: campaign.id });
     expect(launched.body.errors).toBeUndefined();
-    expect(launched.body.data.launchCampaign).toEqual({ id: campaign.id, status: 'ACTIVE', counters: { leadCount: 0, sentCount: 0, openRate: 0 } });
+    expect(launched.body.data.launchCampaign).toEqual({ id: campaign.id, status: 'ACTIVE', leadCount: 0, sentCount: 0, openRate: 0 });
 
     const listed = await gql(
       `query { workspaces { id campaigns(first: 50, status: ACTIVE, type: parent) { edges { node { id name status } } pageInfo { hasNextPage } } } }`,
@@ -185,12 +185,12 @@ describe('campaign counters in a GraphQL page', () => {
       for (let i = 0; i < leads; i++) await createTestLead({ ...base, campaignId: campaign.id, email: `c${leads}-${i}@example.com` });
       expected.set(campaign.id, leads);
     }
-    const r = await server.graphql(`query($ws: ID!) { workspace(id: $ws) { campaigns(first: 10) { edges { node { id counters { leadCount } } } } } }`, {
+    const r = await server.graphql(`query($ws: ID!) { workspace(id: $ws) { campaigns(first: 10) { edges { node { id leadCount } } } } }`, {
       key: other.apiKey,
       variables: { ws: other.workspaceId },
     });
     expect(r.body.errors).toBeUndefined();
-    const got = new Map<string, number>(r.body.data.workspace.campaigns.edges.map((e: any) => [e.node.id, e.node.counters.leadCount]));
+    const got = new Map<string, number>(r.body.data.workspace.campaigns.edges.map((e: any) => [e.node.id, e.node.leadCount]));
     expect(got).toEqual(expected);
   });
 });

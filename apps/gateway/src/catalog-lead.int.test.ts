@@ -107,11 +107,11 @@ describe('lead catalog over tRPC and GraphQL', () => {
     const filtered = await server.graphql(`query($ws: ID!) { workspace(id: $ws) { leads(first: 10, label: "MEETING_BOOKED") { edges { node { email } } } } }`, { key: org.apiKey, variables: { ws: ws() } });
     expect(filtered.body.data.workspace.leads.edges).toEqual([{ node: { email: 'bob@example.com' } }]);
 
-    const mutation = await server.graphql(`mutation($ws: ID!) { updateLeadData(workspaceId: $ws, email: "bob@example.com", label: null) { count } }`, { key: org.apiKey, variables: { ws: ws() } });
+    const mutation = await server.graphql(`mutation($ws: ID!) { updateLeadData(workspaceId: $ws, email: "bob@example.com", label: null) { count: updated } }`, { key: org.apiKey, variables: { ws: ws() } });
     expect(mutation.body.errors).toBeUndefined();
     expect(mutation.body.data.updateLeadData).toEqual({ count: 1 });
     expect((await server.db.prisma.lead.findUniqueOrThrow({ where: { id: leadIds[1]! } })).label).toBeNull();
-    const refused = await server.graphql(`mutation($ws: ID!) { updateLeadData(workspaceId: $ws, email: "bob@example.com", label: "NO_SUCH") { count } }`, { key: org.apiKey, variables: { ws: ws() } });
+    const refused = await server.graphql(`mutation($ws: ID!) { updateLeadData(workspaceId: $ws, email: "bob@example.com", label: "NO_SUCH") { count: updated } }`, { key: org.apiKey, variables: { ws: ws() } });
     expect(refused.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });

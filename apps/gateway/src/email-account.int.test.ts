@@ -139,7 +139,7 @@ describe.skipIf(missing !== null)('email accounts over tRPC and GraphQL', () => 
   it('adds through GraphQL, lists through the Workspace field and tRPC, and deletes', async () => {
     const a = account('gql@out.test');
     const added = await server.graphql(
-      `mutation($ws: ID!, $accounts: [NewEmailAccountInput!]!) { addEmailAccounts(workspaceId: $ws, accounts: $accounts, enableWarmup: true) { added { id email warmupStatus status } failed { email error } } }`,
+      `mutation($ws: ID!, $accounts: [NewEmailAccountInput!]!) { addEmailAccounts(workspaceId: $ws, accounts: $accounts, enableWarmup: true) { added { id email } failed { email error } } }`,
       {
         key: org.apiKey,
         variables: {
@@ -151,21 +151,24 @@ describe.skipIf(missing !== null)('email accounts over tRPC and GraphQL', () => 
     expect(added.body.errors).toBeUndefined();
     const created = added.body.data.addEmailAccounts;
     expect(created.failed).toEqual([]);
-    expect(created.added).toEqual([{ id: expect.any(String), email: 'gql@out.test', warmupStatus: 'ACTIVE', status: 'ACTIVE' }]);
+    expect(created.added).toEqual([{ id: expect.any(String), email: 'gql@out.test' }]);
     const id = created.added[0].id as string;
 
-    const listed = await server.graphql(`query($ws: ID!) { workspace(id: $ws) { emailAccounts(email: "gql@") { id email dailyLimit } } }`, { key: org.apiKey, variables: { ws } });
-    expect(listed.body.data.workspace.emailAccounts).toEqual([{ id, email: 'gql@out.test', dailyLimit: 30 }]);
+    const list = `query($ws: ID!) { workspace(id: $ws) { emailAccounts(email: "gql@") { edges { node { id email warmupStatus status payload { dailyLimit } } } } } }`;
+    const listed = await server.graphql(list, { key: org.apiKey, variables: { ws } });
+    expect(listed.body.data.workspace.emailAccounts.edges).toEqual([{ node: { id, email: 'gql@out.test', warmupStatus: 'ACTIVE', status: 'ACTIVE', payload: { dailyLimit: 30 } } }]);
 
     const trpc = createTRPCClient<typeof emailAccountOnly>({ links: [httpLink({ url: `${server.url}/trpc`, headers: { 'x-api-key': org.apiKey } })] });
     const viaTrpc = await trpc.emailAccount.status.query({ workspace_id: ws, email: 'gql@out.test' });
     expect(viaTrpc).toEqual({ email: 'gql@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null });
 
-    const updated = await server.graphql(`mutation($ws: ID!, $ids: [ID!]!) { updateEmailAccounts(workspaceId: $ws, ids: $ids, dailyLimit: 5) { id dailyLimit } }`, { key: org.apiKey, variables: { ws, ids: [id] } });
-    expect(updated.body.data.updateEmailAccounts).toEqual([{ id, dailyLimit: 5 }]);
-    const warm = await server.graphql(`mutation($ws: ID!) { setEmailAccountWarmup(workspaceId: $ws, email: "gql@out.test", enabled: false) { warmupStatus } }`, { key: org.apiKey, variables: { ws } });
+    const updated = await server.graphql(`mutation($ws: ID!, $ids: [ID!]!) { updateEmailAccounts(workspaceId: $ws, ids: $ids, dailyLimit: 5) { updatedIds } }`, { key: org.apiKey, variables: { ws, ids: [id] } });
+    expect(updated.body.data.updateEmailAccounts).toEqual({ updatedIds: [id] });
+    const relisted = await server.graphql(list, { key: org.apiKey, variables: { ws } });
+    expect(relisted.body.data.workspace.emailAccounts.edges.map((e: any) => ({ id: e.node.id, dailyLimit: e.node.payload.dailyLimit }))).toEqual([{ id, dailyLimit: 5 }]);
+    const warm = await server.graphql(`mutation($ws: ID!) { setEmailAccountWarmup: pauseEmailAccountWarmup(workspaceId: $ws, email: "gql@out.test") { warmupStatus } }`, { key: org.apiKey, variables: { ws } });
     expect(warm.body.data.setEmailAccountWarmup).toEqual({ warmupStatus: 'INACTIVE' });
-    const reconnected = await server.graphql(`mutation($ws: ID!, $ids: [ID!]!) { reconnectEmailAccounts(workspaceId: $ws, ids: $ids) { id status lastError } }`, { key: org.apiKey, variables: { ws, ids: [id] } });
+    const reconnected = await server.graphql(`mutation($ws: ID!, $ids: [ID!]!) { reconnectEmailAccounts(workspaceId: $ws, ids: $ids) { id status lastError: error } }`, { key: org.apiKey, variables: { ws, ids: [id] } });
     expect(reconnected.body.data.reconnectEmailAccounts).toEqual([{ id, status: 'ACTIVE', lastError: null }]);
     const deleted = await server.graphql(`mutation($ws: ID!) { deleteEmailAccount(workspaceId: $ws, email: "gql@out.test") }`, { key: org.apiKey, variables: { ws } });
     expect(deleted.body).toEqual({ data: { deleteEmailAccount: true } });

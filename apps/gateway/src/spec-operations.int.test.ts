@@ -83,7 +83,7 @@ describe('campaign emails through REST, tRPC and GraphQL', () => {
     });
     expect(gql.body.data.campaignEmails).toEqual({
       pageTrail: rest.body.page_trail,
-      emails: [{ id: rest.body.data[0].id, variation: 'B', sentOn: '2026-05-04T08:00:00.000Z', isText: false, parentCampaignId: '' }],
+      emails: [{ id: rest.body.data[0].id, variation: 'B', sentOn: '2026-05-04T08:00:00.000Z', isText: 0, parentCampaignId: '' }],
     });
     const forbidden = await server.rest('GET', '/unibox/campaign-emails', { key: org.apiKey, query: { workspace_id: foreignWorkspaceId, lead: 'x@example.com' } });
     expect(forbidden.status).toBe(403);
@@ -117,10 +117,10 @@ describe('lead upload and subsequence creation through REST, tRPC and GraphQL', 
     expect(rest.body).toEqual({ status: 'success', id: expect.stringMatching(/^[0-9a-f]{24}$/) });
     const trpc = await server.trpc(org.apiKey).campaign.addSubsequence.mutate({ workspace_id: org.workspaceId, name: 'Replies', parent_camp_id: campaignId, events: [{ name: 'LEAD_REPLY_ALL' }] });
     const gql = await server.graphql(
-      `mutation($c: ID!) { createSubsequence(parentCampaignId: $c, name: "Pricing", events: [{ name: LEAD_REPLY_CONTENT, includeText: "price, cost" }]) { id type status parentId triggers { event includeText } } }`,
-      { key: org.apiKey, variables: { c: campaignId } },
+      `mutation($ws: ID!, $c: ID!) { createSubsequence(workspaceId: $ws, parentCampaignId: $c, name: "Pricing", events: [{ name: "LEAD_REPLY_CONTENT", includeText: "price, cost" }]) { id type status parentId triggers: events { event: name includeText } } }`,
+      { key: org.apiKey, variables: { ws: org.workspaceId, c: campaignId } },
     );
-    expect(gql.body.data.createSubsequence).toMatchObject({ type: 'subseq', status: 'DRAFT', parentId: campaignId, triggers: [{ event: 'LEAD_REPLY_CONTENT', includeText: ['price', 'cost'] }] });
+    expect(gql.body.data.createSubsequence).toMatchObject({ type: 'subseq', status: 'DRAFT', parentId: campaignId, triggers: [{ event: 'LEAD_REPLY_CONTENT', includeText: 'price, cost' }] });
     const subs = await server.db.prisma.campaign.findMany({ where: { parentId: campaignId }, orderBy: { createdAt: 'asc' }, select: { id: true } });
     expect(subs.map((s) => s.id)).toEqual(expect.arrayContaining([rest.body.id, trpc.id, gql.body.data.createSubsequence.id]));
 

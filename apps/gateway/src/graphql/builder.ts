@@ -1,8 +1,5 @@
 import SchemaBuilder from '@pothos/core';
-import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
-import type PrismaTypes from '@outreach/db/pothos-types';
-import { getDatamodel } from '@outreach/db/pothos-types';
 import type { Ctx } from '@outreach/core';
 
 export interface GraphqlContext {
@@ -10,33 +7,17 @@ export interface GraphqlContext {
 }
 
 export const builder = new SchemaBuilder<{
-  PrismaTypes: PrismaTypes;
   Context: GraphqlContext;
-  Scalars: { DateTime: { Input: Date; Output: Date }; JSON: { Input: unknown; Output: unknown } };
+  Scalars: { JSON: { Input: unknown; Output: unknown } };
   DefaultFieldNullability: false;
 }>({
-  // Relay for cursor connections (prismaConnection); Prisma for model-backed types.
-  plugins: [RelayPlugin, PrismaPlugin],
+  // Relay for the cursor connections (connection.ts); every type comes from core's zod schemas.
+  plugins: [RelayPlugin],
   relay: {},
   defaultFieldNullability: false,
-  prisma: {
-    // One client per process, built in the composition root and reached through the context.
-    client: (context) => context.ctx.db,
-    dmmf: getDatamodel(),
-    exposeDescriptions: true,
-    filterConnectionTotalCount: true,
-  },
-});
-
-builder.scalarType('DateTime', {
-  description: 'ISO 8601 timestamp in UTC',
-  serialize: (value) => value.toISOString(),
-  parseValue: (value) => {
-    const date = new Date(String(value));
-    if (Number.isNaN(date.getTime())) throw new TypeError('DateTime must be an ISO 8601 timestamp');
-    return date;
-  },
-});
+  // The Prisma plugin's global types (loaded with @outreach/db's generated pothos-types) ask
+  // every builder for a `prisma` option; this builder does not use that plugin.
+} as never);
 
 builder.scalarType('JSON', {
   description: 'Any JSON value',

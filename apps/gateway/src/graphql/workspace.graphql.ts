@@ -1,56 +1,22 @@
-import { z } from 'zod';
-import { assertWorkspaceAccess, operations, WorkspaceIdField } from '@outreach/core';
-import { builder } from './builder';
-import { guard, inOrderOf, runOperation } from './run';
+// GraphQL fields of the workspace operations. Workspace is the type of workspace.list's rows;
+// the fields of other domains hang under it and run in its workspace.
+import { operations } from '@outreach/core';
+import { entity, lookupField, operationField, run, typeOf } from './operation-field';
 
-export const WorkspaceType = builder.prismaObject('Workspace', {
-  description: 'A workspace: campaigns, leads, mailboxes and settings of one team or client',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    timezone: t.exposeString('timezone'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
+const ops = operations.workspace;
+
+export const Workspace = entity(typeOf(ops.list, 'Workspace', {}, 'workspaces'), {
+  bind: { workspace_id: (w: { _id: string }) => w._id },
+  // Read through the settings operation: it checks the key reaches the workspace (403 as REST).
+  load: async (ctx, _workspaceId, id) => {
+    const settings = await run(ctx, operations.workspaceSettings.get, { workspace_id: id });
+    return { _id: settings.workspace_id, name: settings.name };
+  },
 });
 
-builder.queryField('workspaces', (t) =>
-  t.prismaField({
-    type: ['Workspace'],
-    description: 'Workspaces the API key reaches, oldest first',
-    resolve: async (query, _root, _args, { ctx }) => {
-      const listed = await runOperation({ op: operations.workspace.list, ctx, input: {} });
-      const ids = listed.workspaces.map((w) => w._id);
-      return guard(ctx, async () => {
-        const rows = await ctx.db.workspace.findMany({ ...query, where: { id: { in: ids }, organizationId: ctx.actor.organizationId } });
-        return inOrderOf(rows, ids);
-      });
-    },
-  }),
-);
-
-builder.queryField('workspace', (t) =>
-  t.prismaField({
-    type: 'Workspace',
-    description: 'One workspace by id (403 as a FORBIDDEN error when the key does not reach it)',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, { ctx }) => {
-      return guard(ctx, async () => {
-        const workspaceId = z.object({ id: WorkspaceIdField }).parse(args).id;
-        await assertWorkspaceAccess({ ctx, workspaceId });
-        return ctx.db.workspace.findUniqueOrThrow({ ...query, where: { id: workspaceId } });
-      });
-    },
-  }),
-);
-
-builder.mutationField('createWorkspace', (t) =>
-  t.prismaField({
-    type: 'Workspace',
-    description: 'Adds a workspace to the organization (organization keys only)',
-    args: { name: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, { ctx }) => {
-      const created = await runOperation({ op: operations.workspace.create, ctx, input: { workspace_name: args.name } });
-      return guard(ctx, () => ctx.db.workspace.findUniqueOrThrow({ ...query, where: { id: created._id } }));
-    },
-  }),
-);
+operationField('workspaces', ops.list, { result: 'workspaces', type: 'Workspace', description: 'Workspaces the API key reaches, oldest first' });
+lookupField('workspace', Workspace, 'One workspace by id (FORBIDDEN when the key does not reach it)', { workspace: false });
+operationField('createWorkspace', ops.create, { names: { workspace_name: 'name' }, returns: { entity: Workspace, id: (out) => out._id } });
+operationField('copyWorkspaceSettings', ops.copySettings, { result: 'copied' });
+operationField('inviteUser', ops.inviteUser, { type: 'WorkspaceInvitation' });
+operationField('acceptInvite', ops.acceptInvite, { type: 'AcceptedInvite' });

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestCampaign, createTestLead, createTestOrganization, recordTestSend } from '@outreach/core/testing';
+import { startTestServer, type TestServer } from '../testing/test-server';
+
+let server: TestServer;
+let org: Awaited<ReturnType<typeof createTestOrganization>>;
+beforeAll(async () => {
+  server = await startTestServer();
+  org = await createTestOrganization({ db: server.db });
+});
+afterAll(() => server?.close());
+
+describe('campaign reads and writes a UI needs', () => {
+  it('answers per-variation stats, workspace stats, and sets a schedule', async () => {
+    const base = { db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
+    const campaign = await createTestCampaign({ ...base, steps: [{ variations: [{ label: 'A' }, { label: 'B' }] }, { variations: [{ label: 'A' }] }] });
+    const v = campaign.variations as Record<number, Record<string, string>>;
+    const lead = await createTestLead({ ...base, campaignId: campaign.id, email: 'one@example.com', label: 'INTERESTED' });
+    await createTestLead({ ...base, campaignId: campaign.id, email: 'two@example.com' });
+    await recordTestSend({ ...base, campaignId: campaign.id, leadId: lead.id, step: 1, variationId: v[1]!.B!, variationLabel: 'B', sentAt: new Date('2026-06-02T10:00:00Z'), repliedAt: new Date('2026-06-03T10:00:00Z') });
+    await recordTestSend({ ...base, campaignId: campaign.id, leadId: lead.id, step: 2, variationId: v[2]!.A!, variationLabel: 'A', sentAt: new Date('2026-06-05T10:00:00Z') });
+
+    const r = await server.graphql(
+      `query($ws: ID!, $id: ID!) {
+        campaign(workspaceId: $ws, id: $id) { steps: variationStats { step variations { label: variation sent reply posReply } } }
+        workspace(id: $ws) { campaignStats(startDate: "2026-06-01", endDate: "2026-06-30") { sentCount repliedCount } }
+      }`,
+      { key: org.apiKey, variables: { ws: org.workspaceId, id: campaign.id } },
+    );
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.campaign.steps).toEqual([
+      { step: 1, variations: [{ label: 'A', sent: 0, reply: 0, posReply: 0 }, { label: 'B', sent: 1, reply: 1, posReply: 1 }] },
+      { step: 2, variations: [{ label: 'A', sent: 1, reply: 0, posReply: 0 }] },
+    ]);
+    expect(r.body.data.workspace.campaignStats).toMatchObject({ sentCount: 2, repliedCount: 1 });
+
+    const schedule = `mutation($ws: ID!, $id: ID!, $s: [ScheduleInput!]!) { setCampaignSchedule(workspaceId: $ws, id: $id, startDate: "2026-07-01", schedules: $s) }`;
+    const set = await server.graphql(schedule, {
+      key: org.apiKey,
+      variables: { ws: org.workspaceId, id: campaign.id, s: [{ days: { '1': true, '3': true }, timezone: 'Europe/Oslo', timing: { from: '09:00', to: '17:00' } }] },
+    });
+    expect(set.body.errors).toBeUndefined();
+    const listed = await server.rest('GET', '/campaign/list-all', { key: org.apiKey, query: { workspace_id: org.workspaceId, campaign_id: campaign.id } });
+    expect(listed.body[0]).toMatchObject({ camp_st_date: '2026-07-01', schedule: { timezone: 'Europe/Oslo', timing: { from: '09:00', to: '17:00' } } });
+    const bad = await server.graphql(schedule, {
+      key: org.apiKey,
+      variables: { ws: org.workspaceId, id: campaign.id, s: [{ days: { '1': true }, timezone: 'Mars/Olympus', timing: { from: '09:00', to: '17:00' } }] },
+    });
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('campaign lookups and references never cross workspaces', () => {
+  it('answers null for another workspace\'s campaign and for a parent in another workspace', async () => {
+    const other = await createTestOrganization({ db: server.db });
+    const foreign = await createTestCampaign({ db: server.db.prisma, organizationId: other.organizationId, workspaceId: other.workspaceId, name: 'Foreign' });
+    // A subsequence whose parent row is in another workspace: the reference resolves in the child's workspace.
+    const child = await createTestCampaign({ db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId, parentId: foreign.id });
+    const r = await server.graphql(
+      `query($ws: ID!, $child: ID!, $foreign: ID!) { campaign(workspaceId: $ws, id: $child) { id parentId parent { name } } other: campaign(workspaceId: $ws, id: $foreign) { name } }`,
+      { key: org.apiKey, variables: { ws: org.workspaceId, child: child.id, foreign: foreign.id } },
+    );
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data).toEqual({ campaign: { id: child.id, parentId: foreign.id, parent: null }, other: null });
+    const refused = await server.graphql(`query($ws: ID!, $id: ID!) { campaign(workspaceId: $ws, id: $id) { name } }`, { key: org.apiKey, variables: { ws: other.workspaceId, id: foreign.id } });
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('pages campaigns with opaque cursors and counts them', async () => {
+    const ws = await createTestOrganization({ db: server.db });
+    for (let i = 0; i < 5; i++) await createTestCampaign({ db: server.db.prisma, organizationId: ws.organizationId, workspaceId: ws.workspaceId, name: `C${i}` });
+    const page = `query($ws: ID!, $after: String) { workspace(id: $ws) { campaigns(first: 2, after: $after) { totalCount edges { node { name } } pageInfo { hasNextPage endCursor } } } }`;
+    const names: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 5; i++) {
+      const r: any = await server.graphql(page, { key: ws.apiKey, variables: { ws: ws.workspaceId, after } });
+      expect(r.body.data.workspace.campaigns.totalCount).toBe(5);
+      names.push(...r.body.data.workspace.campaigns.edges.map((e: any) => e.node.name));
+      if (!r.body.data.workspace.campaigns.pageInfo.hasNextPage) break;
+      after = r.body.data.workspace.campaigns.pageInfo.endCursor;
+    }
+    expect(names).toEqual(['C4', 'C3', 'C2', 'C1', 'C0']);
+    const bad = await server.graphql(page, { key: ws.apiKey, variables: { ws: ws.workspaceId, after: 'nope' } });
+    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ field: 'after' }] });
+  });
+});

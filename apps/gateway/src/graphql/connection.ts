@@ -1,0 +1,166 @@
+// Relay connections over an operation's own paging (docs/api.md, "GraphQL"): `skip` +
+// `limit` and `page` + `limit` are offsets, `page_trail` a keyset cursor. Cursors are
+// opaque; `totalCount` comes from a counting operation when one is given, otherwise it
+// is found by probing the listing operation itself (null for keyset lists).
+import { invalidField, type Ctx } from '@outreach/core';
+import { builder } from './builder';
+import { guard } from './run';
+import { bound, run, typeOf, type Bindings, type Input, type Op, type Parent } from './operation-field';
+import { argsOf, inputObject, placeOf, rowsOf, toVendor, type Naming } from './zod-to-graphql';
+
+const PAGING_KEYS = ['skip', 'limit', 'page', 'page_trail'];
+const MAX_PAGE = 100;
+
+const encode = (cursor: unknown[]) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+function decodeCursor(field: string, cursor: string, tag: string): any[] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value[0] === tag) return value;
+  } catch {
+    // fall through
+  }
+  throw invalidField(field, 'is not a cursor of this list');
+}
+
+interface Page {
+  edges: { cursor: string; node: unknown }[];
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  totalCount: () => Promise<number | null>;
+}
+interface PagingArgs {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+export interface ConnectionOptions extends Naming {
+  on?: Parent;
+  /** The key of the output holding the rows, when it is not the output itself or its `data`. */
+  result?: string;
+  bind?: Bindings;
+  /** Name of the node type (default: the operation's name in PascalCase). */
+  type?: string;
+  description?: string;
+  /** Counts the rows a call with these inputs lists, when an operation can; null to probe. */
+  count?: (ctx: Ctx, input: Input) => Promise<number | null>;
+}
+
+/** A connection field `name` listing an operation's rows. */
+export function connectionField(name: string, op: Op, options: ConnectionOptions = {}): void {
+  const naming: Naming = options;
+  const input = inputObject(op.input);
+  const keys = Object.keys((input as any)._zod.def.shape);
+  const style = keys.includes('skip') ? 'skip' : keys.includes('page') ? 'page' : 'trail';
+  const rows = rowsOf(op.output, options.result);
+  const bindings: Bindings = { ...options.on?.bind, ...options.bind };
+  const skip = new Set([...PAGING_KEYS, ...(options.on ? ['workspace_id'] : []), ...Object.keys(bindings)]);
+  const field = (t: any) =>
+    t.connection(
+      {
+        type: typeOf(op, options.type, naming, options.result),
+        description: options.description ?? op.description ?? op.summary,
+        args: argsOf(t, input, placeOf(op.name, 'input', naming), skip),
+        resolve: (parent: any, args: Input & PagingArgs, { ctx }: { ctx: Ctx }) =>
+          guard(ctx, async () => {
+            const base = { ...toVendor(input, args, naming), ...bound(parent, options.on, bindings) };
+            const list = (extra: Input) => run(ctx, op, { ...base, ...extra }).then((output) => rows.read(output));
+            const { edges, hasNextPage, hasPreviousPage, totalCount } = style === 'trail' ? await trailPage(ctx, op, base, args) : await offsetPage(style, list, args);
+            return {
+              edges,
+              pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+              // Counted only when asked for: by the counting operation if any, else as the page says.
+              totalCount: async () => (options.count ? ((await options.count(ctx, base)) ?? totalCount()) : totalCount()),
+            };
+          }),
+      },
+      {
+        fields: (c: any) => ({
+          totalCount: c.int({ nullable: true, description: 'Rows of the whole list; null where the operation cannot count them', resolve: (conn: Page) => conn.totalCount() }),
+        }),
+      },
+    );
+  if (options.on) builder.objectField(options.on.ref, name, field);
+  else builder.queryField(name, field);
+}
+
+function pageSize(args: PagingArgs): number {
+  const size = args.first ?? args.last ?? MAX_PAGE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) throw invalidField(args.first != null ? 'first' : 'last', `must be between 1 and ${MAX_PAGE}`);
+  return size;
+}
+
+/** Offset paging: the cursor of a row is its offset in the list. */
+async function offsetPage(style: 'skip' | 'page', list: (extra: Input) => Promise<any[]>, args: PagingArgs): Promise<Page> {
+  let size = pageSize(args);
+  let start = args.after ? decodeCursor('after', args.after, 'o')[1] + 1 : 0;
+  const before: number | null = args.before ? decodeCursor('before', args.before, 'o')[1] : null;
+  if (args.last != null) {
+    if (before === null) throw invalidField('before', 'is required with last');
+    start = Math.max(0, before - size);
+    size = before - start;
+  }
+  // `page` + `limit` reach an offset in pages of a size dividing it: gcd(start, size).
+  const range = async (from: number, count: number): Promise<any[]> => {
+    if (count === 0) return [];
+    if (style === 'skip') return list({ skip: from, limit: count });
+    const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+    const step = gcd(from, count);
+    const pages = Array.from({ length: count / step }, (_, i) => list({ page: from / step + 1 + i, limit: step }));
+    return (await Promise.all(pages)).flat();
+  };
+  const wanted = style === 'skip' ? Math.min(size + 1, MAX_PAGE) : size;
+  const found = await range(start, wanted);
+  let hasNextPage = found.length > size || before !== null;
+  const shown = found.slice(0, size);
+  if (!hasNextPage && shown.length === size && wanted === size) hasNextPage = (await range(start + size, 1)).length > 0;
+  const has = async (offset: number) => (await range(offset, 1)).length > 0;
+  return {
+    edges: shown.map((node, i) => ({ node, cursor: encode(['o', start + i]) })),
+    hasNextPage,
+    hasPreviousPage: start > 0,
+    // Found with the listing itself: a widening then a halving search for the first offset without a row.
+    totalCount: async () => {
+      let low = before !== null ? before + 1 : start + shown.length;
+      if (!hasNextPage) return low;
+      let high = low;
+      for (let step = MAX_PAGE; await has(high); step *= 2) [low, high] = [high + 1, high + step];
+      while (low < high) {
+        const mid = Math.floor((low + high) / 2);
+        if (await has(mid)) low = mid + 1;
+        else high = mid;
+      }
+      return low;
+    },
+  };
+}
+
+/** Keyset paging: a row's cursor is the page trail it was read from and its place there. */
+async function trailPage(ctx: Ctx, op: Op, base: Input, args: PagingArgs): Promise<Page> {
+  if (args.last != null || args.before != null) throw invalidField(args.last != null ? 'last' : 'before', 'is not supported by this list (it pages forward)');
+  const size = pageSize(args);
+  let [, trail, index] = args.after ? decodeCursor('after', args.after, 't') : ['t', '', -1];
+  let from = Number(index) + 1;
+  const edges: Page['edges'] = [];
+  let hasNextPage = false;
+  for (;;) {
+    const page = await run(ctx, op, { ...base, ...(trail ? { page_trail: trail } : {}), limit: Math.min(MAX_PAGE, from + size - edges.length) });
+    const rows: unknown[] = page.data.slice(from);
+    const taken = rows.slice(0, size - edges.length);
+    // The last row of a call resumes from the trail the operation gave (no row read twice).
+    taken.forEach((node, i) => {
+      const at = from + i;
+      edges.push({ node, cursor: encode(at === page.data.length - 1 && page.page_trail ? ['t', page.page_trail, -1] : ['t', trail, at]) });
+    });
+    if (taken.length < rows.length) hasNextPage = true;
+    if (hasNextPage || !page.page_trail) break;
+    [trail, from] = [page.page_trail, 0];
+    if (edges.length === size) {
+      hasNextPage = true;
+      break;
+    }
+  }
+  return { edges, hasNextPage, hasPreviousPage: args.after != null, totalCount: async () => null };
+}
+
