@@ -39,7 +39,7 @@ if (needsMain) {
   const env = loadEnv({ NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000000', RATE_LIMIT_BURST: '100000000', DATABASE_URL: url });
   const log = createLogger({ level: 'warn' });
   const deps = gatewayDeps({ db, env, log, encryptionKey: Buffer.alloc(32, 7) });
-  server = await listen({ app: createApp({ deps, db, publicUrl: 'http://localhost', development: false }), port: 0, host: '127.0.0.1', log, shutdownTimeoutMs: 1000 });
+  server = await listen({ app: createApp({ deps, db, publicUrl: 'http://localhost' }), port: 0, host: '127.0.0.1', log, shutdownTimeoutMs: 1000 });
   const actor = await deps.authenticator.authenticate(seed.apiKey);
   ctx = { ...deps.service, actor, requestId: 'bench' };
   headers = { 'x-api-key': seed.apiKey, 'content-type': 'application/json' };

@@ -1,13 +1,14 @@
 // The analytics operations over REST (one round trip per operation, the range and
 // tenancy refusals), tRPC and GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestCampaign, createTestLead, createTestOrganization, recordTestSend } from '@outreach/core/testing';
-import { startTestServer, trpcFailure, type TestServer } from './testing/test-server';
+import { trpcFailure } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 import { routes } from './rest/routes';
 import { analyticsRoutes } from './rest/routes/analytics.routes';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
+// The analytics routes are added here so this suite runs whether or not the shared route table lists them yet.
+const { server, org } = useTestServer({ routes: [...routes.filter((r) => !analyticsRoutes.includes(r)), ...analyticsRoutes] });
 let campaignId: string;
 
 /**
@@ -15,9 +16,6 @@ let campaignId: string;
  * 03-03, opened) and lead B (sent on 03-03, bounced).
  */
 beforeAll(async () => {
-  // The analytics routes are added here so this suite runs whether or not the shared route table lists them yet.
-  server = await startTestServer({ routes: [...routes.filter((r) => !analyticsRoutes.includes(r)), ...analyticsRoutes] });
-  org = await createTestOrganization({ db: server.db });
   const base = { db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
   const campaign = await createTestCampaign({ ...base, name: 'Gamma', status: 'ACTIVE', steps: [{ variations: [{ label: 'A' }] }] });
   campaignId = campaign.id;
@@ -40,7 +38,6 @@ beforeAll(async () => {
   const bounced = await send(b.id, '2026-03-03T10:00:00Z');
   await server.db.prisma.sentEmail.update({ where: { id: bounced.id }, data: { bouncedAt: new Date('2026-03-03T10:05:00Z') } });
 });
-afterAll(() => server?.close());
 
 const get = (path: string, query: Record<string, string> = {}, key = org.apiKey) =>
   server.rest('GET', path, { key, query: { workspace_id: org.workspaceId, ...query } });

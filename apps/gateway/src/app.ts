@@ -1,5 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import type { AnyRouter } from '@trpc/server';
+import type { GraphQLSchema } from 'graphql';
 import { pendingMigrations, type Database } from '@outreach/db';
 import { requestIdOf, headerApiKey, type GatewayDeps } from './request-context';
 import { restRouter } from './rest/adapter';
@@ -8,11 +10,11 @@ import type { Route } from './rest/route';
 import { buildOpenApi } from './rest/openapi';
 import { renderDocsPage } from './rest/docs-page';
 import { appRouter } from './trpc/router';
-import { createGraphqlHandler } from './graphql/yoga';
+import { graphqlRouter } from './graphql/yoga';
 import { trackingRouter } from './tracking-routes';
 import { loggableUrl } from './loggable-url';
 import { BODY_LIMIT_BYTES, jsonBodyParser, requestProblemOf } from './request-body';
-import { trpcRequestError } from './errors/error-map';
+import { internalRestError, trpcRequestError } from './errors/error-map';
 
 export const VERSION = '1.0.0';
 
@@ -20,9 +22,11 @@ export function createApp(options: {
   deps: GatewayDeps;
   db: Database;
   publicUrl: string;
-  development: boolean;
   /** The REST route table (tests add routes; production uses the default). */
   routes?: Route[];
+  /** The tRPC router and the GraphQL schema (tests add procedures and fields; production uses the defaults). */
+  trpcRouter?: AnyRouter;
+  graphqlSchema?: GraphQLSchema;
   /** Set by the process when a shutdown starts: the health endpoints answer 503 `stopping` from then on. */
   lifecycle?: { stopping: boolean };
 }): Express {
@@ -99,7 +103,7 @@ export function createApp(options: {
   app.use(
     '/trpc',
     createExpressMiddleware({
-      router: appRouter,
+      router: options.trpcRouter ?? appRouter,
       maxBodySize: BODY_LIMIT_BYTES,
       middleware: (req, res, next) => {
         trpcBody(req, res, (err?: unknown) => {
@@ -120,11 +124,7 @@ export function createApp(options: {
     }),
   );
 
-  const yoga = createGraphqlHandler({ deps, graphiql: options.development });
-  // Yoga matches its own endpoint path, so it is mounted at the root of the app.
-  app.all(yoga.graphqlEndpoint, (req: Request, res: Response) => {
-    void yoga(req, res, { req, res });
-  });
+  app.use(graphqlRouter({ deps, schema: options.graphqlSchema }));
 
   app.use((req: Request, res: Response) => {
     res.status(404).json({ status: 'error', message: `no such path: ${req.method} ${req.path}`, code: 'request.unknown_path' });
@@ -135,7 +135,8 @@ export function createApp(options: {
     const requestId = res.locals['requestId'] as string;
     log.error({ err, reqId: requestId }, 'unhandled error');
     if (!res.headersSent) {
-      res.status(500).json({ status: 'error', message: `Internal server error (request id ${requestId})`, request_id: requestId });
+      const answer = internalRestError(requestId);
+      res.status(answer.status).json(answer.body);
     }
   });
   return app;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 
 /**
  * Failed authentications are budgeted per client address. The app trusts
@@ -8,12 +8,7 @@ import { startTestServer, type TestServer } from './testing/test-server';
  * server see several client addresses. A budget of 3 failures that refills 1 per minute
  * does not refill while a test runs.
  */
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { AUTH_FAILURE_BURST: '3', AUTH_FAILURES_PER_MINUTE: '1' } });
-});
-afterAll(() => server?.close());
+const { server } = useTestServer({ env: { AUTH_FAILURE_BURST: '3', AUTH_FAILURES_PER_MINUTE: '1' } });
 
 let unknownKeys = 0;
 /** A well-formed key nobody holds: each costs a database lookup. */

@@ -1,20 +1,17 @@
 // Blocklist, tags, webhooks and client access through REST, tRPC and GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestCampaign, createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, trpcFailure, type TestServer } from './testing/test-server';
+import { trpcFailure } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
+const { server, org, foreign } = useTestServer();
 let ws: string;
 let foreignWs: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  org = await createTestOrganization({ db: server.db });
+beforeAll(() => {
   ws = org.workspaceId;
-  foreignWs = (await createTestOrganization({ db: server.db })).workspaceId;
+  foreignWs = foreign.workspaceId;
 });
-afterAll(() => server?.close());
 
 describe('blocklist', () => {
   it('adds, lists and deletes entries over REST, and agrees with tRPC and GraphQL', async () => {

@@ -1,17 +1,11 @@
 // Workspace settings, lead labels, additional fields, settings copies and invitations through the transports.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueApiKey } from '@outreach/core';
 import { createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, trpcFailure, type TestServer } from './testing/test-server';
+import { trpcFailure } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  org = await createTestOrganization({ db: server.db });
-});
-afterAll(() => server?.close());
+const { server, org } = useTestServer();
 
 async function newWorkspace(name: string): Promise<string> {
   const created = await server.rest('POST', '/workspaces/add', { key: org.apiKey, body: { workspace_name: name } });

@@ -1,23 +1,20 @@
 // The campaign catalog over REST (one round trip per operation), and create, list and
 // launch over tRPC and GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
 import { createTestCampaign, createTestLead, createTestMailbox, createTestOrganization, recordTestSend } from '@outreach/core/testing';
-import { startTestServer, trpcFailure, type TestServer } from './testing/test-server';
+import { trpcFailure } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
+const { server, org } = useTestServer();
 let ws: { workspace_id: string };
 const SCHEDULE = { days: { '1': true, '2': true, '3': true }, timezone: 'Europe/Berlin', timing: { from: '09:00', to: '17:00' } };
 const SEQUENCE = [{ step: 1, wait_time: 0, variations: [{ variation: 'A', subject: 'Hello', body: '<p>Hi</p>' }] }];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  org = await createTestOrganization({ db: server.db });
   ws = { workspace_id: org.workspaceId };
   await createTestMailbox({ db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId, email: 'sender@out.test' });
 });
-afterAll(() => server?.close());
 
 const rest = (method: string, path: string, input: Record<string, unknown> = {}) =>
   method === 'GET'

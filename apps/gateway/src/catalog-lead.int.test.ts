@@ -1,19 +1,17 @@
 // The lead catalog through REST (every operation), tRPC and GraphQL (get, workspace leads, data update).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestCampaign, createTestLead, createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, trpcFailure, type TestServer } from './testing/test-server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestCampaign, createTestLead } from '@outreach/core/testing';
+import { trpcFailure } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
+const { server, org, foreign } = useTestServer();
 let campaignId: string;
 let subseqId: string;
 let leadIds: string[];
 let foreignWorkspaceId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  org = await createTestOrganization({ db: server.db });
-  foreignWorkspaceId = (await createTestOrganization({ db: server.db })).workspaceId;
+  foreignWorkspaceId = foreign.workspaceId;
   const base = { db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
   campaignId = (await createTestCampaign({ ...base, status: 'ACTIVE', name: 'Gateway' })).id;
   subseqId = (await createTestCampaign({ ...base, parentId: campaignId })).id;
@@ -22,7 +20,6 @@ beforeAll(async () => {
     leadIds.push((await createTestLead({ ...base, campaignId, email, label: 'INTERESTED', firstName: email.split('@')[0] })).id);
   }
 });
-afterAll(() => server?.close());
 
 const ws = () => org.workspaceId;
 

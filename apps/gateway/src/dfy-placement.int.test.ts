@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, trpcFailure, type TestServer } from './testing/test-server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { trpcFailure } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 
-let server: TestServer;
+const { server, org: mine, foreign: theirs } = useTestServer();
 let key: string;
 let workspaceId: string;
 let foreignWorkspaceId: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const mine = await createTestOrganization({ db: server.db });
-  const theirs = await createTestOrganization({ db: server.db });
+beforeAll(() => {
   key = mine.apiKey;
   workspaceId = mine.workspaceId;
   foreignWorkspaceId = theirs.workspaceId;
 });
-afterAll(() => server?.close());
 
 function gqlFailure(body: any): { code: string; field?: string } {
   const error = body.errors?.[0];

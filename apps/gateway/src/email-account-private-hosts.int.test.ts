@@ -1,10 +1,15 @@
 // Mailbox servers on the gateway's own network: refused unless ALLOW_PRIVATE_TARGETS, both
 // when an account is added and when the sending and reading workers connect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOrganization } from '@outreach/core/testing';
-import { startSmtpServer, type SmtpTestServer } from '../../../packages/core/src/testing/smtp-server';
-import { imapServerUnavailable, startImapServer, type ImapTestServer } from '../../../packages/core/src/testing/imap-server';
-import { startTestServer, type TestServer } from './testing/test-server';
+import {
+  createTestOrganization,
+  imapServerUnavailable,
+  startImapServer,
+  startSmtpServer,
+  type ImapTestServer,
+  type SmtpTestServer,
+} from '@outreach/core/testing';
+import { useTestServer } from './testing/suite';
 import { routes } from './rest/routes';
 import { emailAccountRoutes } from './rest/routes/email-account.routes';
 
@@ -13,21 +18,22 @@ if (missing) console.warn(missing);
 
 const BANNER = 'Zk4banner-marker';
 const USERS = { 'box@out.test': 'box-secret' };
-let server: TestServer;
 let smtp: SmtpTestServer;
 let imap: ImapTestServer;
 
 beforeAll(async () => {
-  const all = routes.includes(emailAccountRoutes[0]!) ? routes : [...routes, ...emailAccountRoutes];
-  server = await startTestServer({ routes: all, env: { ALLOW_PRIVATE_TARGETS: 'false' } });
   if (missing) return;
   smtp = await startSmtpServer({ users: USERS, banner: BANNER });
   imap = await startImapServer({ users: USERS, greeting: BANNER });
 }, 60_000);
 afterAll(async () => {
-  await server?.close();
   await smtp?.close();
   await imap?.close();
+});
+// Registered after the mail servers' hooks, so the app closes before them.
+const { server } = useTestServer({
+  routes: routes.includes(emailAccountRoutes[0]!) ? routes : [...routes, ...emailAccountRoutes],
+  env: { ALLOW_PRIVATE_TARGETS: 'false' },
 });
 
 describe.skipIf(missing !== null)('private mail hosts with ALLOW_PRIVATE_TARGETS=false', () => {

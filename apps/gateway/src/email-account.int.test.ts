@@ -3,10 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { operations } from '@outreach/core';
-import { createTestMailbox, createTestOrganization } from '@outreach/core/testing';
-import { startSmtpServer, type SmtpTestServer } from '../../../packages/core/src/testing/smtp-server';
-import { imapServerUnavailable, startImapServer, type ImapTestServer } from '../../../packages/core/src/testing/imap-server';
-import { startTestServer, type TestServer } from './testing/test-server';
+import {
+  createTestMailbox,
+  createTestOrganization,
+  imapServerUnavailable,
+  startImapServer,
+  startSmtpServer,
+  type ImapTestServer,
+  type SmtpTestServer,
+} from '@outreach/core/testing';
+import { useTestServer } from './testing/suite';
 import { routes } from './rest/routes';
 import { emailAccountRoutes } from './rest/routes/email-account.routes';
 import { router } from './trpc/trpc';
@@ -18,27 +24,25 @@ if (missing) console.warn(missing);
 
 const emailAccountOnly = router({ emailAccount: emailAccountRouter });
 
-let server: TestServer;
 let smtp: SmtpTestServer;
 let imap: ImapTestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
 let ws: string;
 const USERS = { 'rest@out.test': 'rest-secret', 'gql@out.test': 'gql-secret' };
 
 beforeAll(async () => {
-  // Once routes.ts spreads emailAccountRoutes itself, adding them again would mount each twice.
-  const all = routes.includes(emailAccountRoutes[0]!) ? routes : [...routes, ...emailAccountRoutes];
-  server = await startTestServer({ routes: all });
-  org = await createTestOrganization({ db: server.db });
-  ws = org.workspaceId;
   if (missing) return;
   smtp = await startSmtpServer({ users: USERS });
   imap = await startImapServer({ users: USERS });
 }, 30_000);
 afterAll(async () => {
-  await server?.close();
   await smtp?.close();
   await imap?.close();
+});
+// Registered after the mail servers' hooks, so the app closes before them.
+// Once routes.ts spreads emailAccountRoutes itself, adding them again would mount each twice.
+const { server, org } = useTestServer({ routes: routes.includes(emailAccountRoutes[0]!) ? routes : [...routes, ...emailAccountRoutes] });
+beforeAll(() => {
+  ws = org.workspaceId;
 });
 
 function account(email: keyof typeof USERS, overrides: Record<string, unknown> = {}) {

@@ -67,6 +67,8 @@ export const Env = z.object({
   AUTH_FAILURES_PER_MINUTE: intFromEnv(60, 1),
   /** GraphQL introspection (`__schema`, `__type`); unset: on except when NODE_ENV=production. */
   GRAPHQL_INTROSPECTION: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).optional()),
+  /** GraphiQL on GET /graphql (from a browser), its assets served by us; unset: on only when NODE_ENV=development. */
+  GRAPHIQL: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).optional()),
   /** Lead allowance for organizations without their own (plan allowance). */
   DEFAULT_LEAD_ALLOWANCE: intFromEnv(1_000_000, 0),
   /** DNS servers for domain checks (comma-separated host or host:port); empty: the system's. */
@@ -110,6 +112,11 @@ export type Env = z.infer<typeof Env>;
 /** Whether GraphQL answers introspection: GRAPHQL_INTROSPECTION, by default off in production only. */
 export function graphqlIntrospectionEnabled(env: Pick<Env, 'GRAPHQL_INTROSPECTION' | 'NODE_ENV'>): boolean {
   return env.GRAPHQL_INTROSPECTION === undefined ? env.NODE_ENV !== 'production' : env.GRAPHQL_INTROSPECTION === 'true';
+}
+
+/** Whether GET /graphql from a browser answers GraphiQL: GRAPHIQL, by default in development only. */
+export function graphiqlEnabled(env: Pick<Env, 'GRAPHIQL' | 'NODE_ENV'>): boolean {
+  return env.GRAPHIQL === undefined ? env.NODE_ENV === 'development' : env.GRAPHIQL === 'true';
 }
 
 /** Settings whose value is never repeated in an error (credentials). */

@@ -100,7 +100,7 @@ try {
   await abortStart((error as Error).message);
 }
 if (env.ROLE !== 'worker') {
-  const app = createApp({ deps: deps!, db: db!, publicUrl, development: env.NODE_ENV === 'development', lifecycle });
+  const app = createApp({ deps: deps!, db: db!, publicUrl, lifecycle });
   try {
     server = await listen({ app, port: env.PORT, host: env.HOST, log, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS });
   } catch (error) {

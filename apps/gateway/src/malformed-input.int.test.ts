@@ -20,7 +20,7 @@ import {
 } from 'graphql';
 import { newId } from '@outreach/db';
 import { createTestCampaign, createTestOrganization, startSmtpServer, type SmtpTestServer } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 import { appRouter } from './trpc/router';
 import { schema as graphqlSchema } from './graphql/schema';
 
@@ -31,22 +31,19 @@ const LIMIT = 25 * 1024 * 1024;
 const NUL = 'fuzz\u0000nul';
 const SURROGATE = 'fuzz\ud800alone';
 
-let server: TestServer;
+// The fuzz sends a few thousand requests with one key: no rate limit in the way.
+const { server, org } = useTestServer({ env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' } });
 let key: string;
 let ws: string;
 let campaignId: string;
 
 beforeAll(async () => {
-  // The fuzz sends a few thousand requests with one key: no rate limit in the way.
-  server = await startTestServer({ env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' } });
-  const org = await createTestOrganization({ db: server.db });
   key = org.apiKey;
   ws = org.workspaceId;
   campaignId = (await createTestCampaign({ db: server.db.prisma, organizationId: org.organizationId, workspaceId: ws })).id;
 });
 afterAll(async () => {
   await server?.deps.service.ports.smtp.close();
-  await server?.close();
 });
 
 // ---------------------------------------------------------------------------------------

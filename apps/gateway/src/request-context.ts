@@ -12,6 +12,8 @@ export interface GatewayDeps {
   authFailures: AuthFailureLimiter;
   /** Whether GraphQL answers introspection (GRAPHQL_INTROSPECTION). */
   graphqlIntrospection: boolean;
+  /** Whether GET /graphql from a browser answers GraphiQL (GRAPHIQL). */
+  graphiql: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -24,7 +24,7 @@ beforeAll(async () => {
   });
   const log = pino({ level: 'info' }, sink);
   const deps = gatewayDeps({ db, env: loadEnv({ NODE_ENV: 'test' }), log, encryptionKey: randomBytes(32) });
-  const app = createApp({ deps, db, publicUrl: 'http://localhost', development: false });
+  const app = createApp({ deps, db, publicUrl: 'http://localhost' });
   const server = await listen({ app, port: 0, host: '127.0.0.1', log: pino({ level: 'silent' }), shutdownTimeoutMs: 1_000 });
   url = server.url;
   close = server.close;

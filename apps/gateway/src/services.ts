@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createAuthenticator, createCaches, createDnsResolver, createMailSender,
-  createMailboxReader, createMailVerifier, createSecretBox, systemClock, type ServiceDeps } from '@outreach/core';
+  createMailboxReader, createMailVerifier, createSecretBox, createWebhookHttp, systemClock, type ServiceDeps } from '@outreach/core';
 import type { Logger } from 'pino';
-import { graphqlIntrospectionEnabled, type Env } from './env';
+import { graphiqlEnabled, graphqlIntrospectionEnabled, type Env } from './env';
 import { createAuthFailureLimiter, createRateLimiter } from './rate-limit';
 import type { GatewayDeps } from './request-context';
 
@@ -65,6 +65,7 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
       mail: createMailVerifier({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
       smtp: createMailSender({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
       imap: createMailboxReader({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
+      webhookHttp: createWebhookHttp({ allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
     },
     log: options.log,
     settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE, publicUrl: publicUrlOf(options.env), allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS },
@@ -77,5 +78,6 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
     rateLimiter: createRateLimiter({ perSecond: options.env.RATE_LIMIT_PER_SECOND, burst: options.env.RATE_LIMIT_BURST }),
     authFailures: createAuthFailureLimiter({ burst: options.env.AUTH_FAILURE_BURST, perMinute: options.env.AUTH_FAILURES_PER_MINUTE }),
     graphqlIntrospection: graphqlIntrospectionEnabled(options.env),
+    graphiql: graphiqlEnabled(options.env),
   };
 }

@@ -1,18 +1,15 @@
 // The spec's campaign, lead and unibox operations through all three transports.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
-import { createTestCampaign, createTestLead, createTestOrganization, recordTestSend } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from './testing/test-server';
+import { createTestCampaign, createTestLead, recordTestSend } from '@outreach/core/testing';
+import { useTestServer } from './testing/suite';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
+const { server, org, foreign } = useTestServer();
 let campaignId: string;
 let foreignWorkspaceId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  org = await createTestOrganization({ db: server.db });
-  foreignWorkspaceId = (await createTestOrganization({ db: server.db })).workspaceId;
+  foreignWorkspaceId = foreign.workspaceId;
   const base = { db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
   const campaign = await createTestCampaign({ ...base, status: 'ACTIVE', steps: [{ variations: [{ label: 'A', name: 'Intro' }, { label: 'B' }] }] });
   campaignId = campaign.id;
@@ -21,7 +18,6 @@ beforeAll(async () => {
   await recordTestSend({ ...base, campaignId, leadId: lead.id, step: 1, variationId: v[1]!.A!, variationLabel: 'A', sentAt: new Date('2026-05-02T08:00:00Z'), openedAt: new Date('2026-05-02T09:00:00Z'), repliedAt: new Date('2026-05-03T09:00:00Z') });
   await recordTestSend({ ...base, campaignId, leadId: lead.id, step: 1, variationId: v[1]!.B!, variationLabel: 'B', sentAt: new Date('2026-05-04T08:00:00Z') });
 });
-afterAll(() => server?.close());
 
 describe('variation stats through REST, tRPC and GraphQL', () => {
   it('returns the same figures on each transport', async () => {

@@ -1,20 +1,17 @@
 // The links inside sent e-mails, over HTTP: the open pixel and the unsubscribe page with
 // its RFC 8058 one-click POST.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { trackingLinks, trackingToken } from '@outreach/core';
-import { createTestCampaign, createTestLead, createTestOrganization, recordTestSend } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from './testing/test-server';
+import { createTestCampaign, createTestLead, recordTestSend } from '@outreach/core/testing';
+import { useTestServer } from './testing/suite';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const GMAIL_PROXY = 'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
+const { server, org } = useTestServer();
 let campaign: Awaited<ReturnType<typeof createTestCampaign>>;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  org = await createTestOrganization({ db: server.db });
   campaign = await createTestCampaign({
     db: server.db.prisma,
     organizationId: org.organizationId,
@@ -23,7 +20,6 @@ beforeAll(async () => {
     steps: [{ variations: [{ label: 'A' }] }],
   });
 });
-afterAll(() => server?.close());
 
 /** A lead with one send, `sentAgoMs` ago (the test server runs on the system clock). */
 async function send(email: string, sentAgoMs = 60_000) {

@@ -2,22 +2,25 @@
 // deletes, and replies that really go out through a local SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestOrganization, startSmtpServer, type SmtpTestServer } from '@outreach/core/testing';
-import { startTestServer, trpcFailure, type TestServer } from './testing/test-server';
+import { createTestCampaign, createTestLead, startSmtpServer, type SmtpTestServer } from '@outreach/core/testing';
+import { trpcFailure } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 
-let server: TestServer;
 let smtp: SmtpTestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
 let ws: string;
 let foreignWs: string;
 let mailboxId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
   smtp = await startSmtpServer({ users: { 'rep@sender.test': 'rep-pw' } });
-  org = await createTestOrganization({ db: server.db });
+});
+afterAll(() => smtp?.close());
+// Registered after the SMTP server's hooks, so the app closes before it.
+const { server, org, foreign } = useTestServer();
+
+beforeAll(async () => {
   ws = org.workspaceId;
-  foreignWs = (await createTestOrganization({ db: server.db })).workspaceId;
+  foreignWs = foreign.workspaceId;
   mailboxId = newId();
   await server.db.prisma.emailAccount.create({
     data: {
@@ -42,8 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   // Pooled SMTP connections would keep the test server's close waiting.
   await server?.deps.service.ports.smtp.close();
-  await server?.close();
-  await smtp?.close();
 });
 
 /** A lead conversation with one unread reply; answers the thread and the reply's ids. */

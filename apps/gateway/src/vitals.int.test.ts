@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOrganization, startDnsServer, type DnsTestServer } from '@outreach/core/testing';
-import { startTestServer, trpcFailure, type TestServer } from './testing/test-server';
+import { startDnsServer, type DnsTestServer } from '@outreach/core/testing';
+import { trpcFailure } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 
 const DKIM_RECORD = `v=DKIM1; k=rsa; p=${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.repeat(9)}`;
 
 let dns: DnsTestServer;
-let server: TestServer;
 let key: string;
 let workspaceId: string;
 let foreignWorkspaceId: string;
@@ -21,16 +21,14 @@ beforeAll(async () => {
       'broken.test': { servfail: true },
     },
   });
-  server = await startTestServer({ env: { DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '300' } });
-  const mine = await createTestOrganization({ db: server.db });
-  const theirs = await createTestOrganization({ db: server.db });
+});
+afterAll(() => dns?.close());
+// Registered after the DNS server's hooks: it starts with the DNS server's address and closes first.
+const { server, org: mine, foreign: theirs } = useTestServer(() => ({ env: { DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '300' } }));
+beforeAll(() => {
   key = mine.apiKey;
   workspaceId = mine.workspaceId;
   foreignWorkspaceId = theirs.workspaceId;
-});
-afterAll(async () => {
-  await server?.close();
-  await dns?.close();
 });
 
 const VITALS = `mutation Vitals($workspaceId: ID!, $accounts: [String!]!) {

@@ -1,18 +1,11 @@
 // Webhook targets over REST: private addresses and credentials in the URL are refused when added.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from './testing/test-server';
+import type { TestServer } from './testing/test-server';
+import { useTestServer } from './testing/suite';
 
-let strict: TestServer;
-let lenient: TestServer;
-beforeAll(async () => {
-  strict = await startTestServer({ env: { ALLOW_PRIVATE_TARGETS: 'false' } });
-  lenient = await startTestServer();
-});
-afterAll(async () => {
-  await strict?.close();
-  await lenient?.close();
-});
+const { server: strict } = useTestServer({ env: { ALLOW_PRIVATE_TARGETS: 'false' } });
+const { server: lenient } = useTestServer();
 
 async function addHook(server: TestServer, url: string) {
   const org = await createTestOrganization({ db: server.db });

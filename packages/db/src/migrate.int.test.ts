@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testDatabase } from '@outreach/core/testing';
+import { testDatabase } from './testing/index';
 import { applyMigrations, defaultMigrationsDir, defaultSchemaPath, diffMigrationsToSchema, pendingMigrations } from './migrate';
 
 describe('migrations', () => {

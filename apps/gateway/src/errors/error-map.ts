@@ -31,14 +31,19 @@ export interface RestError {
   headers: Record<string, string>;
 }
 
+/**
+ * What every transport answers for an unknown failure (REST 500, tRPC
+ * INTERNAL_SERVER_ERROR, GraphQL INTERNAL_SERVER_ERROR): nothing of the cause, only the
+ * request id, under which the transport logs the details at error level.
+ */
+export function maskedInternalError(requestId: string): { message: string; request_id: string } {
+  return { message: `Internal server error (request id ${requestId})`, request_id: requestId };
+}
+
 /** An unknown failure: masked, with the request id to find the logged details. */
 export function internalRestError(requestId: string, shape: RestErrorShape = 'vendor'): RestError {
-  const message = `Internal server error (request id ${requestId})`;
-  return {
-    status: 500,
-    body: shape === 'message' ? { message, request_id: requestId } : { status: 'error', message, request_id: requestId },
-    headers: {},
-  };
+  const masked = maskedInternalError(requestId);
+  return { status: 500, body: shape === 'message' ? masked : { status: 'error', ...masked }, headers: {} };
 }
 
 /**
@@ -66,12 +71,14 @@ export function trpcError(error: unknown): TRPCError {
 /**
  * Domain errors inside a GraphQL execution answer 200 with `errors[]` (GraphQL over
  * HTTP); `withHttpStatus` is for failures before execution (authentication, rate
- * limit), which answer with the HTTP status of their kind.
+ * limit), which answer with the HTTP status of their kind. `at`: the error graphql-js
+ * located in the document (a resolver's), whose path and locations are kept.
  */
-export function graphqlError(domain: DomainError, options: { withHttpStatus?: boolean } = {}): GraphQLError {
+export function graphqlError(domain: DomainError, options: { withHttpStatus?: boolean; at?: GraphQLError } = {}): GraphQLError {
   const headers: Record<string, string> = {};
   if (domain.retryAfter !== undefined) headers['Retry-After'] = String(domain.retryAfter);
   return new GraphQLError(domain.message, {
+    ...locationOf(options.at),
     extensions: {
       code: KIND_MAP[domain.kind].graphql,
       domain_code: domain.code,
@@ -80,6 +87,34 @@ export function graphqlError(domain: DomainError, options: { withHttpStatus?: bo
       ...(options.withHttpStatus ? { http: { status: httpStatusFor(domain.kind), headers } } : {}),
     },
   });
+}
+
+const locationOf = (at: GraphQLError | undefined) =>
+  at ? { nodes: at.nodes, source: at.source, positions: at.positions, path: at.path } : {};
+
+/** A GraphQL error that is one already (validation, limits, refused requests), not wrapping a thrown value. */
+function isOwnGraphqlError(error: unknown): error is GraphQLError {
+  return error instanceof GraphQLError && (error.originalError == null || isOwnGraphqlError(error.originalError));
+}
+
+/**
+ * Every error of a GraphQL answer goes through here (yoga's `maskError`): GraphQL's
+ * own errors as they are, domain errors through the map above (thrown by a resolver:
+ * 200 with `errors[]`; before execution, as authentication: their HTTP status), and
+ * anything else masked with the request id (`unknown`: the caller logs `cause`).
+ */
+export function graphqlErrorOf(error: unknown, requestId: string): { error: GraphQLError; unknown: boolean; cause: unknown } {
+  if (isOwnGraphqlError(error)) return { error, unknown: false, cause: error };
+  const at = error instanceof GraphQLError ? error : undefined;
+  const cause = at ? at.originalError : error;
+  const domain = toDomainError(cause);
+  if (domain) return { error: graphqlError(domain, { withHttpStatus: !at, at }), unknown: false, cause };
+  const masked = maskedInternalError(requestId);
+  const answer = new GraphQLError(masked.message, {
+    ...locationOf(at),
+    extensions: { code: 'INTERNAL_SERVER_ERROR', request_id: masked.request_id, ...(at ? {} : { http: { status: 500 } }) },
+  });
+  return { error: answer, unknown: true, cause };
 }
 
 /**

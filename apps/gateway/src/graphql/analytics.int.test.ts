@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestCampaign, createTestLead, createTestMailbox, createTestOrganization, recordTestSend } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { useTestServer } from '../testing/suite';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const { server } = useTestServer();
 
 describe('GraphQL campaign statistics', () => {
   it("answers a campaign's daily statistics and the workspace's campaigns by status", async () => {

@@ -1,7 +1,7 @@
 // GraphQL fields of the campaign operations. Campaign is the type of campaign.listAll's
 // rows (settings, schedule, sequence, subsequence events and counters), read again through
 // that operation after every change.
-import { operations } from '@outreach/core';
+import { operations, toDomainError } from '@outreach/core';
 import { connectionField } from './connection';
 import { entity, lookupField, operationField, referenceField, run, typeOf } from './operation-field';
 import { Workspace } from './workspace.graphql';
@@ -25,6 +25,15 @@ const naming = { names, types };
 export const Campaign = entity(typeOf(ops.listAll, 'Campaign', naming), {
   bind: { campaign_id: (c: { id: string }) => c.id },
   load: async (ctx, workspaceId, id) => (await run(ctx, ops.listAll, { workspace_id: workspaceId, campaign_id: id }))[0],
+  // The list's counters cost a scan of the campaign's leads and sends: a lookup reads them only when asked.
+  probe: async (ctx, workspaceId, id) => {
+    try {
+      return { id: (await run(ctx, ops.getName, { workspace_id: workspaceId, campaign_id: id })).campaign_id };
+    } catch (error) {
+      if (toDomainError(error)?.kind === 'not_found') return null;
+      throw error;
+    }
+  },
 });
 const returnsCampaign = { entity: Campaign, id: (out: { id?: string }, input: Record<string, unknown>) => out.id ?? input['campaign_id'] };
 

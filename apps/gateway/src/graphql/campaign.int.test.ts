@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestCampaign, createTestLead, createTestOrganization, recordTestSend } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { useTestServer } from '../testing/suite';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
-beforeAll(async () => {
-  server = await startTestServer();
-  org = await createTestOrganization({ db: server.db });
-});
-afterAll(() => server?.close());
+const { server, org } = useTestServer();
 
 describe('campaign reads and writes a UI needs', () => {
   it('answers per-variation stats, workspace stats, and sets a schedule', async () => {

@@ -4,7 +4,6 @@
 // is found by probing the listing operation itself (null for keyset lists).
 import { invalidField, type Ctx } from '@outreach/core';
 import { builder } from './builder';
-import { guard } from './run';
 import { bound, run, typeOf, type Bindings, type Input, type Op, type Parent } from './operation-field';
 import { argsOf, inputObject, placeOf, rowsOf, toVendor, type Naming } from './zod-to-graphql';
 
@@ -62,18 +61,17 @@ export function connectionField(name: string, op: Op, options: ConnectionOptions
         type: typeOf(op, options.type, naming, options.result),
         description: options.description ?? op.description ?? op.summary,
         args: argsOf(t, input, placeOf(op.name, 'input', naming), skip),
-        resolve: (parent: any, args: Input & PagingArgs, { ctx }: { ctx: Ctx }) =>
-          guard(ctx, async () => {
-            const base = { ...toVendor(input, args, naming), ...bound(parent, options.on, bindings) };
-            const list = (extra: Input) => run(ctx, op, { ...base, ...extra }).then((output) => rows.read(output));
-            const { edges, hasNextPage, hasPreviousPage, totalCount } = style === 'trail' ? await trailPage(ctx, op, base, args) : await offsetPage(style, list, args);
-            return {
-              edges,
-              pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
-              // Counted only when asked for: by the counting operation if any, else as the page says.
-              totalCount: async () => (options.count ? ((await options.count(ctx, base)) ?? totalCount()) : totalCount()),
-            };
-          }),
+        resolve: async (parent: any, args: Input & PagingArgs, { ctx }: { ctx: Ctx }) => {
+          const base = { ...toVendor(input, args, naming), ...bound(parent, options.on, bindings) };
+          const list = (extra: Input) => run(ctx, op, { ...base, ...extra }).then((output) => rows.read(output));
+          const { edges, hasNextPage, hasPreviousPage, totalCount } = style === 'trail' ? await trailPage(ctx, op, base, args) : await offsetPage(style, list, args);
+          return {
+            edges,
+            pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+            // Counted only when asked for: by the counting operation if any, else as the page says.
+            totalCount: async () => (options.count ? ((await options.count(ctx, base)) ?? totalCount()) : totalCount()),
+          };
+        },
       },
       {
         fields: (c: any) => ({

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
 import { createTestCampaign, createTestLead, createTestMailbox, createTestOrganization, recordTestSend } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { useTestServer } from '../testing/suite';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const { server } = useTestServer();
 
 describe('GraphQL for mailbox bulk changes and statistics', () => {
   it('sets warmup, tags and moves mailboxes, and answers mailbox statistics', async () => {

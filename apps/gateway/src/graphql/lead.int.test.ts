@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestMailbox, createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { createTestCampaign, createTestLead, createTestMailbox } from '@outreach/core/testing';
+import { useTestServer } from '../testing/suite';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
-let other: Awaited<ReturnType<typeof createTestOrganization>>;
-beforeAll(async () => {
-  server = await startTestServer();
-  org = await createTestOrganization({ db: server.db });
-  other = await createTestOrganization({ db: server.db });
-});
-afterAll(() => server?.close());
+const { server, org, foreign: other } = useTestServer();
 
 const base = (o: typeof org) => ({ db: server.db.prisma, organizationId: o.organizationId, workspaceId: o.workspaceId });
 

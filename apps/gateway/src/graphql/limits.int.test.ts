@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getNamedType, isInterfaceType, isNonNullType, isObjectType, isUnionType, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import { createTestOrganization } from '@outreach/core/testing';
 import { graphqlIntrospectionEnabled, loadEnv } from '../env';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { startTestServer } from '../testing/test-server';
+import { useTestServer } from '../testing/suite';
 import { schema } from './schema';
 
-let server: TestServer;
+const { server, org } = useTestServer();
 let key: string;
 let workspaceId: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const org = await createTestOrganization({ db: server.db });
+beforeAll(() => {
   key = org.apiKey;
   workspaceId = org.workspaceId;
 });
-afterAll(() => server?.close());
 
 /** A document as a client would send it, answered as yoga answers a plain JSON client. */
 async function post(query: string, options: { key?: string; accept?: string; variables?: Record<string, unknown> } = {}) {
@@ -83,55 +81,77 @@ describe('GraphQL query limits', () => {
   });
 
   it('lets a page of every connection with all its fields through in one document', async () => {
+    const campaign = await server.rest('POST', '/campaign/add/campaign', { key, body: { workspace_id: workspaceId, camp_name: 'Limits' } });
+    const added = await server.rest('POST', '/lead/add', { key, body: { workspace_id: workspaceId, campaign_id: campaign.body.id, leads: [{ email: 'ann@lead.example', first_name: 'Ann' }] } });
+    expect(added.status).toBe(200);
+    // What a UI's workspace overview asks in one go: a page of each list, each lead with its latest e-mail.
     const r = await post(
       `query($id: ID!) { workspace(id: $id) {
         id name
-        campaigns(first: 100) { edges { node { id name status steps { id variations { id subject body stats { sent open reply } } } subsequences { id name } } } pageInfo { hasNextPage endCursor } }
-        leads(first: 100) { edges { cursor node { ${LEAD_FIELDS} campaign { id name status } } } pageInfo { hasNextPage endCursor } }
-        blocklist(first: 100) { edges { node { id } } pageInfo { hasNextPage } }
+        campaigns(first: 100) { totalCount edges { cursor node { id name status leadCount sentCount openRate parent { id name }
+          sequences { step waitTime variations { variation name subject body } }
+          variationStats { step variations { variation name sent open reply posReply } } } } pageInfo { hasNextPage endCursor } }
+        leads(first: 100) { totalCount edges { cursor node { ${LEAD_FIELDS} campaign { id name status }
+          emails(first: 1) { totalCount edges { node { id subject contentPreview direction timestampCreated } } } } } pageInfo { hasNextPage endCursor } }
+        emailAccounts(first: 100) { totalCount edges { node { id email status warmupStatus health { status lastError } } } pageInfo { hasNextPage endCursor } }
+        blocklist(first: 100) { totalCount edges { node { id value } } pageInfo { hasNextPage } }
       } }`,
       { key, variables: { id: workspaceId } },
     );
     expect(r.body.errors).toBeUndefined();
     expect(r.status).toBe(200);
     expect(r.body.data.workspace.id).toBe(workspaceId);
+    expect(r.body.data.workspace.campaigns.edges.map((e: any) => e.node.name)).toEqual(['Limits']);
+    expect(r.body.data.workspace.leads.edges.map((e: any) => e.node.email)).toEqual(['ann@lead.example']);
   });
 
   /**
-   * Every root field with its whole selection (each type once on a path, connections at
-   * `first: 100`) gets through parsing and validation: without a key it reaches
-   * authentication (401), never a 400 from a limit.
+   * Every root field with its whole selection (each type once on a path; connections at
+   * `first: 100`, a connection inside another one's page at `first: 1`, as a list of
+   * leads each with its latest e-mail) gets through parsing and validation: without a key
+   * it reaches authentication (401), never a 400 from a limit. The same selection with the
+   * inner connections at `first: 100` too (a page of leads with 100 e-mails each) is refused.
    */
-  it('lets the full selection of every root field through the limits', async () => {
-    function selection(type: GraphQLObjectType, seen: Set<string>): string {
+  it('lets the full selection of every root field through the limits, and refuses it with pages of pages', async () => {
+    const isConnection = (f: GraphQLField<unknown, unknown>) => f.args.some((a) => a.name === 'first');
+    let innerPage = 1;
+    /** `first`: the page size of the connections at this level (100, or `innerPage` inside a page). */
+    function selection(type: GraphQLObjectType, seen: Set<string>, first: number): string {
       const parts: string[] = [];
       for (const f of Object.values(type.getFields()) as GraphQLField<unknown, unknown>[]) {
         if (f.args.some((a) => isNonNullType(a.type))) continue;
         const named = getNamedType(f.type);
-        const page = f.args.some((a) => a.name === 'first') ? '(first: 100)' : '';
+        const page = isConnection(f) ? `(first: ${first})` : '';
         if (isObjectType(named)) {
-          if (!seen.has(named.name)) parts.push(`${f.name}${page} { ${selection(named, new Set([...seen, named.name]))} }`);
+          if (!seen.has(named.name)) parts.push(`${f.name}${page} { ${selection(named, new Set([...seen, named.name]), isConnection(f) ? innerPage : first)} }`);
         } else if (isInterfaceType(named) || isUnionType(named)) parts.push(`${f.name} { __typename }`);
         else parts.push(f.name);
       }
       return parts.join(' ');
     }
+    const documentFor = (kind: string, f: GraphQLField<unknown, unknown>) => {
+      const required = f.args.filter((a) => isNonNullType(a.type));
+      const declared = required.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
+      const args = [...required.map((a) => `${a.name}: $${a.name}`), ...(isConnection(f) ? ['first: 100'] : [])];
+      const named = getNamedType(f.type);
+      const body = isObjectType(named) ? ` { ${selection(named, new Set([named.name]), isConnection(f) ? innerPage : 100)} }` : '';
+      return `${kind} Full${declared ? `(${declared})` : ''} { ${f.name}${args.length ? `(${args.join(', ')})` : ''}${body} }`;
+    };
     const checked: string[] = [];
     for (const [kind, root] of [['query', schema.getQueryType()!], ['mutation', schema.getMutationType()!]] as const) {
       for (const f of Object.values(root.getFields())) {
         if (f.name === 'acceptInvite') continue; // public: it would run
-        const required = f.args.filter((a) => isNonNullType(a.type));
-        const declared = required.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
-        const args = [...required.map((a) => `${a.name}: $${a.name}`), ...(f.args.some((a) => a.name === 'first') ? ['first: 100'] : [])];
-        const named = getNamedType(f.type);
-        const body = isObjectType(named) ? ` { ${selection(named, new Set([named.name]))} }` : '';
-        const doc = `${kind} Full${declared ? `(${declared})` : ''} { ${f.name}${args.length ? `(${args.join(', ')})` : ''}${body} }`;
-        const r = await post(doc);
+        const r = await post(documentFor(kind, f));
         expect({ field: f.name, status: r.status, errors: r.status === 401 ? undefined : r.body.errors }).toEqual({ field: f.name, status: 401, errors: undefined });
         checked.push(f.name);
       }
     }
     expect(checked.length).toBeGreaterThan(50);
+
+    innerPage = 100;
+    const pagesOfPages = await post(documentFor('query', schema.getQueryType()!.getFields()['workspace']!));
+    expect(pagesOfPages.status).toBe(400);
+    expect(pagesOfPages.body.errors[0].extensions.domain_code).toBe('graphql.cost_limit');
   });
 });
 

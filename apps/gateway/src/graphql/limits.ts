@@ -10,11 +10,13 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
  * Bounds on one GraphQL document, checked while it is parsed and validated, before
  * authentication and before anything runs (docs/api.md, "GraphQL limits"). Measured on
  * our schema: selecting every field of every root field once (connections at
- * `first: 100`) needs depth 9, 403 tokens and cost 24,588 at most, so each legitimate
- * query fits with room to spare (graphql/limits.int.test.ts checks every root field).
+ * `first: 100`, a connection inside another one's page, `Lead.emails` in
+ * `Workspace.leads`, at `first: 1`) needs depth 9, 531 tokens and cost 37,065 at most,
+ * so each legitimate query fits (graphql/limits.int.test.ts checks every root field);
+ * pages of pages (100 leads with 100 e-mails each: 611,265) do not.
  */
 export const GRAPHQL_LIMITS = {
-  /** Field nesting; fragments do not add levels. Only Campaign.parent/subsequences recurse. */
+  /** Field nesting; fragments do not add levels. Only Campaign.parent recurses. */
   maxDepth: 12,
   /** Aliased fields in one operation (`__typename` is free). */
   maxAliases: 15,

@@ -1,10 +1,9 @@
 // A GraphQL field is built from an operation by one helper, as a tRPC procedure is by
 // procedureFor: its arguments and its type come from the operation's zod schemas
 // (zod-to-graphql.ts), and every read and write runs through executeOperation.
-import type { Ctx, Operation } from '@outreach/core';
+import { executeOperation, type Ctx, type Operation } from '@outreach/core';
 import { builder } from './builder';
-import { runOperation } from './run';
-import { argsOf, decode, inputObject, keyOf, objectRef, outputType, placeOf, rowsOf, specOf, toVendor, type Names, type Naming, type Spec } from './zod-to-graphql';
+import { argsOf, decode, FULL, inputObject, keyOf, objectRef, outputType, placeOf, rowsOf, specOf, toVendor, type Names, type Naming, type Spec } from './zod-to-graphql';
 
 export type Op = Operation<any, any, any>;
 export type Input = Record<string, unknown>;
@@ -20,9 +19,12 @@ function mark(value: unknown, workspaceId: string): void {
   for (const inner of Object.values(value)) mark(inner, workspaceId);
 }
 
-/** Runs an operation for a resolver; what it answers is scoped to the workspace it ran in. */
+/**
+ * Runs an operation for a resolver; what it answers is scoped to the workspace it ran in.
+ * Failures are thrown as they are: yoga's maskError (yoga.ts) answers them.
+ */
 export async function run<T = any>(ctx: Ctx, op: Op, input: Input): Promise<T> {
-  const output = await runOperation({ op, ctx, input });
+  const output = await executeOperation({ op, ctx, input });
   if (typeof input['workspace_id'] === 'string') mark(output, input['workspace_id'].toLowerCase());
   return output;
 }
@@ -35,21 +37,48 @@ export interface Parent<T extends object = any> {
 /** An object type that can be read again by id through an operation (lookups, mutation results, references). */
 export interface Entity<T extends object = any> extends Parent<T> {
   load(ctx: Ctx, workspaceId: string, id: string): Promise<T | null>;
+  /** What a lookup or a reference answers: the whole record, or a stub read in full on demand (`probe`). */
+  lookup(ctx: Ctx, workspaceId: string, id: string): Promise<T | null>;
 }
 
 const loaded = new WeakMap<Ctx, Map<string, Promise<unknown>>>();
 /** Loads are shared within a request (a page of leads asks for each campaign once) until a mutation runs. */
-export function entity<T extends object>(ref: any, options: { bind?: Bindings<T>; load: (ctx: Ctx, workspaceId: string, id: string) => Promise<T | null | undefined> }): Entity<T> {
+export function entity<T extends object>(
+  ref: any,
+  options: {
+    bind?: Bindings<T>;
+    load: (ctx: Ctx, workspaceId: string, id: string) => Promise<T | null | undefined>;
+    /**
+     * A cheaper operation answering whether the workspace has the object: a lookup then answers
+     * a stub holding what the probe read, and `load` runs only when a field outside it is asked
+     * for (a campaign's variation stats need no counters).
+     */
+    probe?: (ctx: Ctx, workspaceId: string, id: string) => Promise<Partial<T> | null>;
+  },
+): Entity<T> {
+  const memoized = (ctx: Ctx, kind: string, workspaceId: string, id: string, read: () => Promise<unknown>) => {
+    let memo = loaded.get(ctx);
+    if (!memo) loaded.set(ctx, (memo = new Map()));
+    const key = `${kind}:${ref.name}:${workspaceId}:${id.toLowerCase()}`;
+    if (!memo.has(key)) memo.set(key, read().then((found) => found ?? null));
+    return memo.get(key)!;
+  };
+  const load = (ctx: Ctx, workspaceId: string, id: string) => memoized(ctx, 'load', workspaceId, id, () => options.load(ctx, workspaceId, id)) as Promise<T | null>;
+  const probe = options.probe;
   return {
     ref,
     bind: options.bind ?? {},
-    load(ctx, workspaceId, id) {
-      let memo = loaded.get(ctx);
-      if (!memo) loaded.set(ctx, (memo = new Map()));
-      const key = `${ref.name}:${workspaceId}:${id.toLowerCase()}`;
-      if (!memo.has(key)) memo.set(key, options.load(ctx, workspaceId, id).then((found) => found ?? null));
-      return memo.get(key) as Promise<T | null>;
-    },
+    load,
+    lookup: probe
+      ? (ctx, workspaceId, id) =>
+          memoized(ctx, 'probe', workspaceId, id, async () => {
+            const found = await probe(ctx, workspaceId, id);
+            if (!found) return null;
+            const stub = { ...found, [FULL]: () => load(ctx, workspaceId, id) };
+            mark(stub, workspaceId.toLowerCase());
+            return stub;
+          }) as Promise<T | null>
+      : load,
   };
 }
 
@@ -117,7 +146,7 @@ export function lookupField(name: string, target: Entity, description: string, o
       nullable: true,
       description,
       args: { ...(options.workspace === false ? {} : { workspaceId: t.arg.id({ required: true }) }), id: t.arg.id({ required: true }) },
-      resolve: (_root, args, { ctx }) => target.load(ctx, String(args.workspaceId ?? ''), String(args.id)),
+      resolve: (_root, args, { ctx }) => target.lookup(ctx, String(args.workspaceId ?? ''), String(args.id)),
     }),
   );
 }
@@ -135,7 +164,7 @@ export function referenceField(on: { ref: any }, name: string, target: Entity, i
       resolve: (parent: any, _args: unknown, { ctx }: { ctx: Ctx }) => {
         const workspaceId = scopeOf(parent);
         const key = id(parent);
-        return workspaceId && key ? target.load(ctx, workspaceId, String(key)) : null;
+        return workspaceId && key ? target.lookup(ctx, workspaceId, String(key)) : null;
       },
     }),
   );

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
 import { createTestCampaign, createTestLead, createTestMailbox, createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { useTestServer } from '../testing/suite';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const { server } = useTestServer();
 
 describe('the unibox as a connection over page_trail', () => {
   it('pages the inbox from any edge, in the order REST lists it', async () => {

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOrganization } from '@outreach/core/testing';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../testing/suite';
 import { isPublicOperation } from './yoga';
 
-let server: TestServer;
-let org: Awaited<ReturnType<typeof createTestOrganization>>;
-beforeAll(async () => {
-  server = await startTestServer();
-  org = await createTestOrganization({ db: server.db });
-});
-afterAll(() => server?.close());
+const { server, org } = useTestServer();
 
 async function anonymous(query: string, variables?: Record<string, unknown>) {
   const r = await fetch(`${server.url}/graphql`, {

@@ -1,14 +1,15 @@
-import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import type { Request, Response } from 'express';
-import { toDomainError } from '@outreach/core';
-import { graphqlError } from '../errors/error-map';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Kind, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { createYoga } from 'graphql-yoga';
+import express, { type Request, type Response, type Router } from 'express';
+import { graphqlErrorOf } from '../errors/error-map';
 import { anonymousContext, authenticatedContext, headerApiKey, type GatewayDeps } from '../request-context';
 import type { GraphqlContext } from './builder';
-import { schema } from './schema';
+import { schema as defaultSchema } from './schema';
 import { useRequestInputRules } from './request-input.plugin';
 import { BODY_LIMIT_BYTES } from '../request-body';
 import { queryLimitPlugins } from './limits';
+import { graphiqlAssets, graphiqlPage } from './graphiql';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 
 type ServerContext = { req: Request; res: Response };
@@ -34,15 +35,32 @@ export function isPublicOperation(options: { query: string | undefined; operatio
   }
 }
 
-export function createGraphqlHandler(options: { deps: GatewayDeps; graphiql: boolean }): YogaServerInstance<ServerContext, GraphqlContext> {
-  return createYoga<ServerContext, GraphqlContext>({
-    schema,
-    graphqlEndpoint: '/graphql',
-    graphiql: options.graphiql ? { title: 'Outreach GraphQL', headers: JSON.stringify({ 'x-api-key': '<your key>' }) } : false,
+/**
+ * `/graphql`, and with GraphiQL (`deps.graphiql`) its assets under `/graphql/assets/`.
+ * `schema`: tests serve another one; production serves the one built from the operations.
+ */
+export function graphqlRouter(options: { deps: GatewayDeps; schema?: GraphQLSchema }): Router {
+  const { deps } = options;
+  const endpoint = '/graphql';
+  // The request a GraphQL error belongs to: yoga's maskError is given the error only.
+  const requests = new AsyncLocalStorage<{ requestId: string }>();
+  const yoga = createYoga<ServerContext, GraphqlContext>({
+    schema: options.schema ?? defaultSchema,
+    graphqlEndpoint: endpoint,
+    graphiql: deps.graphiql ? { title: 'Outreach GraphQL', headers: JSON.stringify({ 'x-api-key': '<your key>' }) } : false,
+    renderGraphiQL: graphiqlPage(`${endpoint}/assets`),
     landingPage: false,
-    // Masking stays on: resolvers turn domain errors into GraphQL errors themselves
-    // (graphql/run.ts); anything else reaches the client as a generic message.
-    maskedErrors: true,
+    // The one error path of GraphQL: resolvers and the context just throw; every error of
+    // an answer comes through here, domain errors mapped (errors/error-map.ts), unknown
+    // ones masked with the request id and logged with it.
+    maskedErrors: {
+      maskError: (error) => {
+        const requestId = requests.getStore()?.requestId ?? 'unknown';
+        const answer = graphqlErrorOf(error, requestId);
+        if (answer.unknown) deps.service.log.error({ err: answer.cause, reqId: requestId }, 'unhandled error');
+        return answer.error;
+      },
+    },
     logging: false,
     // The body limit of every transport (request-body.ts); yoga answers 413 beyond it.
     maxRequestBodySize: BODY_LIMIT_BYTES,
@@ -52,26 +70,25 @@ export function createGraphqlHandler(options: { deps: GatewayDeps; graphiql: boo
       // Depth, alias, cost, token and directive limits (graphql/limits.ts): 400 before anything runs.
       ...queryLimitPlugins(),
       // Introspection (GRAPHQL_INTROSPECTION): off by default in production.
-      ...(options.deps.graphqlIntrospection ? [] : [useDisableIntrospection()]),
+      ...(deps.graphqlIntrospection ? [] : [useDisableIntrospection()]),
     ],
+    // A failed authentication is thrown as it is: maskError answers it with its HTTP status.
     context: async ({ req, res, params }) => {
-      try {
-        const apiKey = headerApiKey(req);
-        if (!apiKey && isPublicOperation({ query: params.query, operationName: params.operationName })) {
-          return { ctx: anonymousContext({ deps: options.deps, requestId: res.locals['requestId'] as string, clientAddress: req.ip ?? 'unknown' }) };
-        }
-        const ctx = await authenticatedContext({
-          deps: options.deps,
-          apiKey,
-          requestId: res.locals['requestId'] as string,
-          clientAddress: req.ip ?? 'unknown',
-        });
-        return { ctx };
-      } catch (error) {
-        const domain = toDomainError(error);
-        if (domain) throw graphqlError(domain, { withHttpStatus: true });
-        throw error;
+      const requestId = res.locals['requestId'] as string;
+      const clientAddress = req.ip ?? 'unknown';
+      const apiKey = headerApiKey(req);
+      if (!apiKey && isPublicOperation({ query: params.query, operationName: params.operationName })) {
+        return { ctx: anonymousContext({ deps, requestId, clientAddress }) };
       }
+      return { ctx: await authenticatedContext({ deps, apiKey, requestId, clientAddress }) };
     },
   });
+
+  const router = express.Router();
+  // Yoga matches its own endpoint path, so it is mounted at the root of the app.
+  router.all(endpoint, (req: Request, res: Response) => {
+    void requests.run({ requestId: res.locals['requestId'] as string }, () => yoga(req, res, { req, res }));
+  });
+  if (deps.graphiql) router.use(`${endpoint}/assets`, graphiqlAssets());
+  return router;
 }

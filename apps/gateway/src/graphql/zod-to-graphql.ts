@@ -221,8 +221,20 @@ export const outputType = (spec: Spec) => ({
 
 /** A field of an output type, its value read by `read` and decoded per the spec. */
 function outputField(t: any, spec: Spec, read: (parent: any) => unknown, description?: string) {
-  return t.field({ ...outputType(spec), description, resolve: (parent: any) => decode(spec, read(parent)) });
+  return t.field({
+    ...outputType(spec),
+    description,
+    resolve: (parent: any) => {
+      const value = read(parent);
+      // A lookup's stub (operation-field.ts, `probe`) holds the id only: the rest is read when asked for.
+      if (value === undefined && parent[FULL]) return (parent[FULL]() as Promise<any>).then((full) => decode(spec, full ? read(full) : null));
+      return decode(spec, value);
+    },
+  });
 }
+
+/** On an object that holds part of its record: reads the whole record (once per request). */
+export const FULL = Symbol('full record');
 
 /** An operation's value as GraphQL answers it: 0/1 and yes/no flags as booleans, an empty object as true. */
 export function decode(spec: Spec, value: unknown): unknown {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../testing/suite';
 import { routes } from './routes';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const { server } = useTestServer();
 
 describe('API reference', () => {
   it('the OpenAPI 3.1 document lists every route with its schemas and error answers', async () => {

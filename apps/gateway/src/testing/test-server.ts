@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import type { AnyRouter } from '@trpc/server';
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
 import { silentLogger, testDatabase } from '@outreach/core/testing';
 import { createApp } from '../app';
 import { loadEnv, type Env } from '../env';
@@ -9,12 +12,14 @@ import type { Route } from '../rest/route';
 import type { AppRouter } from '../trpc/router';
 
 /** The real app on a loopback port, on the suite's database. */
-export async function startTestServer(options: { env?: Record<string, string>; routes?: Route[] } = {}) {
+export async function startTestServer(
+  options: { env?: Record<string, string>; routes?: Route[]; trpcRouter?: AnyRouter; graphqlSchema?: GraphQLSchema; log?: Logger } = {},
+) {
   const db = await testDatabase();
   // Tests talk to local mail servers and receivers: private targets are allowed unless a test says otherwise.
   const env: Env = loadEnv({ NODE_ENV: 'test', ALLOW_PRIVATE_TARGETS: 'true', ...options.env });
-  const deps = gatewayDeps({ db, env, log: silentLogger, encryptionKey: randomBytes(32) });
-  const app = createApp({ deps, db, publicUrl: 'http://localhost', development: false, routes: options.routes });
+  const deps = gatewayDeps({ db, env, log: options.log ?? silentLogger, encryptionKey: randomBytes(32) });
+  const app = createApp({ deps, db, publicUrl: 'http://localhost', routes: options.routes, trpcRouter: options.trpcRouter, graphqlSchema: options.graphqlSchema });
   const server = await listen({ app, port: 0, host: '127.0.0.1', log: silentLogger, shutdownTimeoutMs: 1_000 });
   const url = server.url;
 

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError, type z } from 'zod';
 import { assertWellFormedText, executeParsedOperation, fromZodError, toDomainError, type Ctx, type Operation, type OperationKind } from '@outreach/core';
-import { trpcError } from '../errors/error-map';
+import { maskedInternalError, trpcError } from '../errors/error-map';
 import { RequestProblemError, TOO_LARGE } from '../request-body';
 import { anonymousContext, authenticatedContext, type GatewayDeps } from '../request-context';
 
@@ -24,12 +24,8 @@ const t = initTRPC.context<TrpcContext>().create({
     if (problem) return { ...shape, message: problem.message, data: { ...shape.data, domain_code: problem.code } };
     const domain = cause instanceof ZodError ? fromZodError(cause) : toDomainError(cause);
     if (error.code === 'INTERNAL_SERVER_ERROR' && !domain) {
-      const requestId = ctx?.requestId ?? 'unknown';
-      return {
-        ...shape,
-        message: `Internal server error (request id ${requestId})`,
-        data: { ...shape.data, request_id: requestId },
-      };
+      const masked = maskedInternalError(ctx?.requestId ?? 'unknown');
+      return { ...shape, message: masked.message, data: { ...shape.data, request_id: masked.request_id } };
     }
     return {
       ...shape,

@@ -1,7 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestOrganization, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { createTestTenant, useTestDatabase } from '../testing/index';
 import { startDnsServer, type DnsTestServer } from '../testing/dns-server';
 import { createDnsResolver, type DnsResolver } from '../shared/dns';
 import { executeOperation } from '../shared/operation';
@@ -42,12 +41,11 @@ const RECORDS = {
   'slow.test': { timeout: true },
 };
 
-let db: Database;
+const db = useTestDatabase();
 let dns: DnsTestServer;
 let resolver: DnsResolver;
 
 beforeAll(async () => {
-  db = await testDatabase();
   dns = await startDnsServer({ records: RECORDS });
   resolver = createDnsResolver({ servers: [dns.address], timeoutMs: 300 });
 });
@@ -58,8 +56,7 @@ afterEach(() => {
 });
 
 async function setup(options: { dns?: DnsResolver } = {}) {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db, dns: options.dns ?? resolver }), actor: org.actor });
+  const { org, ctx } = await createTestTenant({ db, dns: options.dns ?? resolver });
   const check = (accounts: unknown) => executeOperation({ op: operations.account.testVitals, ctx, input: { workspace_id: org.workspaceId, accounts } });
   return { org, ctx, check };
 }

@@ -1,19 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestTenant, expectDomainError, testCtx, testServiceDeps, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 import type { Actor } from '../shared/context';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 async function setup() {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
-  const ws = org.workspaceId;
+  const { org, ctx, ws } = await createTestTenant({ db });
   const run = {
     list: () => executeOperation({ op: operations.additionalField.list, ctx, input: { workspace_id: ws } }),
     create: (input: Record<string, unknown>) => executeOperation({ op: operations.additionalField.create, ctx, input: { workspace_id: ws, ...input } }),

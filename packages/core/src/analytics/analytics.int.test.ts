@@ -1,14 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestOrganization, expectDomainError, recordTestSend, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import {
+  createTestCampaign,
+  createTestLead,
+  createTestOrganization,
+  createTestTenant,
+  expectDomainError,
+  recordTestSend,
+  useTestDatabase,
+} from '../testing/index';
 import { executeOperation, type Operation } from '../shared/operation';
 import type { Ctx } from '../shared/context';
 import { analyticsOperations as ops } from './index';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 const at = (iso: string) => new Date(iso);
 const NOW = at('2026-03-06T12:00:00.000Z');
@@ -73,8 +77,7 @@ async function seed(org: Org) {
 }
 
 async function setup() {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db, clock: { now: () => NOW } }), actor: org.actor });
+  const { org, ctx } = await createTestTenant({ db, clock: { now: () => NOW } });
   const seeded = await seed(org);
   // Another organization with sends on the same days: none of it may show.
   const other = await createTestOrganization({ db });
@@ -194,8 +197,7 @@ describe('campaign analytics', () => {
 
 describe('campaign count', () => {
   it('counts campaigns (not subsequences) by status, bounded by creation day', async () => {
-    const org = await createTestOrganization({ db });
-    const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
+    const { org, ctx } = await createTestTenant({ db });
     const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
     const active = await createTestCampaign({ ...base, status: 'ACTIVE' });
     const paused = await createTestCampaign({ ...base, status: 'PAUSED' });
@@ -297,8 +299,7 @@ describe('workspace analytics', () => {
   });
 
   it('orders campaigns with as many sends by name', async () => {
-    const org = await createTestOrganization({ db });
-    const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
+    const { org, ctx } = await createTestTenant({ db });
     const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
     for (const name of ['Zeta', 'Eta']) {
       const c = await createTestCampaign({ ...base, name, steps: [{ variations: [{ label: 'A' }] }] });

@@ -1,20 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestTenant, expectDomainError, testCtx, testServiceDeps, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 import { normalizeBlocklistEntry } from './blocklist.rules';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
-async function setup() {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
-  return { org, ctx, ws: org.workspaceId };
-}
+const setup = () => createTestTenant({ db });
 
 describe('blocklist entry normalisation', () => {
   it('lower-cases, trims and strips a leading @ or *@ from domains', () => {

@@ -1,12 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { newId, type Database } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestMailbox, expectDomainError, recordTestSend, testDatabase } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import { createTestCampaign, createTestLead, createTestMailbox, expectDomainError, recordTestSend, useTestDatabase } from '../testing/index';
 import { campaignTestSetup } from './campaign.test-helpers';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 const SCHEDULE = { days: { '1': true, '5': true }, timezone: 'America/New_York', timing: { from: '08:30', to: '16:00' } };
 const fieldsOf = (e: { fieldErrors: { field: string }[] }) => e.fieldErrors.map((f) => f.field);

@@ -1,12 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { newId, type Database } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestMailbox, expectDomainError, recordTestSend, testDatabase } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import { createTestCampaign, createTestLead, createTestMailbox, expectDomainError, recordTestSend, useTestDatabase } from '../testing/index';
 import { campaignTestSetup } from './campaign.test-helpers';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 const NOW = new Date('2026-05-10T15:00:00Z');
 const clock = { now: () => NOW };

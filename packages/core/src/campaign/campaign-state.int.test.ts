@@ -1,12 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestCampaign, createTestMailbox, expectDomainError, testDatabase } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestCampaign, createTestMailbox, expectDomainError, useTestDatabase } from '../testing/index';
 import { campaignTestSetup } from './campaign.test-helpers';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 const SCHEDULE = { days: { '1': true, '2': true }, timezone: 'Europe/Paris', timing: { from: '09:00', to: '17:00' } };
 

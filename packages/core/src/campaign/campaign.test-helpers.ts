@@ -1,7 +1,7 @@
 // Shared set-up of the campaign integration tests: a fresh organization per test and a
 // `run` that goes through executeOperation (validation, workspace check) as transports do.
 import type { Database } from '@outreach/db';
-import { createTestOrganization, testCtx, testServiceDeps } from '../testing/index';
+import { createTestTenant } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 import type { Clock } from '../shared/ports';
@@ -11,10 +11,7 @@ import type { z } from 'zod';
 type CampaignOps = typeof operations.campaign;
 
 export async function campaignTestSetup(options: { db: Database; clock?: Clock }) {
-  const org = await createTestOrganization({ db: options.db });
-  const deps = testServiceDeps({ db: options.db, clock: options.clock });
-  const ctx = testCtx({ deps, actor: org.actor });
-  const base = { db: options.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
+  const { org, deps, ctx, base } = await createTestTenant({ db: options.db, clock: options.clock });
   const ws = { workspace_id: org.workspaceId };
   function run<K extends keyof CampaignOps>(key: K, input: Record<string, unknown>): Promise<z.output<CampaignOps[K]['output']>> {
     const op = operations.campaign[key] as unknown as Operation;

@@ -1,21 +1,15 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { newId, type Database } from '@outreach/db';
-import { createTestCampaign, createTestMailbox, createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import { createTestCampaign, createTestMailbox, createTestTenant, expectDomainError, testCtx, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 import { issueApiKey } from '../auth/organization.service';
 import { createAuthenticator } from '../auth/authenticate.service';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 async function setup() {
-  const org = await createTestOrganization({ db });
-  const deps = testServiceDeps({ db });
-  const ctx = testCtx({ deps, actor: org.actor });
-  const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
+  const { org, deps, ctx, base } = await createTestTenant({ db });
   const parent = await createTestCampaign({ ...base, status: 'ACTIVE' });
   const create = (input: Record<string, unknown>) => executeOperation({ op: operations.campaign.addSubsequence, ctx, input: { name: 'Follow-up', parent_camp_id: parent.id, ...input } });
   return { org, deps, ctx, base, parent, create };

@@ -1,29 +1,22 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
+import { describe, expect, it } from 'vitest';
 import {
   createTestCampaign,
   createTestLead,
   createTestOrganization,
+  createTestTenant,
   expectDomainError,
   recordTestSend,
-  testCtx,
-  testDatabase,
-  testServiceDeps,
+  useTestDatabase,
 } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 const day = (d: string, time = '12:00:00') => new Date(`${d}T${time}.000Z`);
 
 async function scenario(options: { openTracking?: boolean } = {}) {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
-  const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
+  const { org, ctx, base } = await createTestTenant({ db });
   const campaign = await createTestCampaign({
     ...base,
     openTracking: options.openTracking ?? true,

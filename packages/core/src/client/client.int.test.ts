@@ -1,18 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestOrganization, createTestTenant, expectDomainError, testCtx, testServiceDeps, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 import { createAuthenticator } from '../auth/authenticate.service';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 async function setup() {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
+  const { org, ctx } = await createTestTenant({ db });
   const second = await executeOperation({ op: operations.workspace.create, ctx, input: { workspace_name: 'Second' } });
   return { org, ctx, ws: org.workspaceId, ws2: second._id };
 }

@@ -1,4 +1,6 @@
 import type { PrismaClient } from '@outreach/db';
+import { notFound } from '../shared/errors';
+import { normalizeEmail } from './email-account.rules';
 
 export interface DayCounts {
   date: string;
@@ -55,4 +57,14 @@ export async function emailLeadCounts(options: { db: PrismaClient; workspaceId: 
     POSITIVE_LABELS,
   );
   return row ?? { contacted: 0, completed: 0, pos_replied: 0 };
+}
+
+/** A mailbox of the workspace by address (case-insensitively), with what its status shows; 404 when there is none. */
+export async function findAccountByEmail(options: { db: PrismaClient; workspaceId: string; email: string }) {
+  const row = await options.db.emailAccount.findUnique({
+    where: { workspaceId_emailNormalized: { workspaceId: options.workspaceId, emailNormalized: normalizeEmail(options.email) } },
+    select: { id: true, email: true, status: true, warmupStatus: true, lastError: true, disconnectReason: true, imapSyncedAt: true },
+  });
+  if (!row) throw notFound('email_account.not_found', `email account ${options.email} not found in this workspace`);
+  return row;
 }

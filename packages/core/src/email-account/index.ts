@@ -1,18 +1,7 @@
 // The operations of this domain, keyed as their tRPC procedures are (`emailAccount.<key>`).
-import {
-  accountStatus,
-  bulkAddAccounts,
-  bulkAssignTags,
-  bulkReconnect,
-  bulkUpdateAccounts,
-  bulkUpdateWarmup,
-  deleteAccount,
-  emailStats,
-  enableWarmup,
-  listAccounts,
-  moveWorkspace,
-  pauseWarmup,
-} from './email-account.operations';
+import { accountStatus, emailStats, listAccounts } from './email-account-read.operations';
+import { bulkAddAccounts, bulkReconnect, deleteAccount } from './email-account-connect.operations';
+import { bulkAssignTags, bulkUpdateAccounts, bulkUpdateWarmup, enableWarmup, moveWorkspace, pauseWarmup } from './email-account-bulk.operations';
 
 export const emailAccountOperations = {
   bulkAdd: bulkAddAccounts,

@@ -1,19 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestCampaign, createTestLead, createTestTenant, expectDomainError, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
-async function setup() {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
-  return { org, ctx };
-}
+const setup = () => createTestTenant({ db });
 
 describe('adding lead labels', () => {
   it('answers the new label with its derived key and lists it after the system labels', async () => {

@@ -1,18 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { newId, type Database } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import { createTestCampaign, createTestLead, createTestTenant, expectDomainError, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 async function setup(options: { leadAllowance?: number; defaultLeadAllowance?: number } = {}) {
-  const org = await createTestOrganization({ db, leadAllowance: options.leadAllowance });
-  const ctx = testCtx({ deps: testServiceDeps({ db, defaultLeadAllowance: options.defaultLeadAllowance }), actor: org.actor });
-  const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
+  const { org, ctx, base } = await createTestTenant({ db, leadAllowance: options.leadAllowance, defaultLeadAllowance: options.defaultLeadAllowance });
   const campaign = await createTestCampaign({ ...base, status: 'ACTIVE' });
   const add = (input: Record<string, unknown>) =>
     executeOperation({ op: operations.lead.add, ctx, input: { workspace_id: org.workspaceId, campaign_id: campaign.id, ...input } });

@@ -1,31 +1,24 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
+import { describe, expect, it } from 'vitest';
 import {
   createTestCampaign,
   createTestLead,
   createTestMailbox,
-  createTestOrganization,
+  createTestTenant,
   expectDomainError,
   recordTestSend,
   testCtx,
-  testDatabase,
   testServiceDeps,
+  useTestDatabase,
 } from '../testing/index';
 import type { Actor, Ctx } from '../shared/context';
 import { executeOperation, type Operation } from '../shared/operation';
 import { operations } from '../operations';
 import { leadPageTrail } from './lead.rules';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 async function setup(options: { leadAllowance?: number } = {}) {
-  const org = await createTestOrganization({ db, leadAllowance: options.leadAllowance });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
-  const ws = org.workspaceId;
-  const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: ws };
+  const { org, ctx, ws, base } = await createTestTenant({ db, leadAllowance: options.leadAllowance });
   const run = <K extends keyof typeof operations.lead>(key: K, input: Record<string, unknown>, as: Ctx = ctx) =>
     executeOperation({ op: operations.lead[key] as Operation, ctx: as, input: { workspace_id: ws, ...input } }) as Promise<any>;
   return { org, ctx, ws, base, run };

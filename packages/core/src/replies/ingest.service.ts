@@ -13,8 +13,9 @@ import { afterLabelChanged, leadsForEvents } from '../lead/label-change.service'
 import { bouncedEmailFields, replyEventFields, systemAlertFields, type Sentiment } from '../webhook/webhook-payload.rules';
 import { enrolOnTrigger } from '../lead/subsequence-enrolment.service';
 import { emitWebhookEvent, type ReplyKind } from '../webhook/webhook-outbox.service';
-import { pauseOnBounceRate } from '../sending/scheduler.service';
-import { classifyIncoming, stripQuotedReply, type Classification } from './incoming.rules';
+import { pauseOnBounceRate } from '../shared/bounce-protection.service';
+import { classifyIncoming, type Classification } from './incoming.rules';
+import { stripQuotedReply } from './quoted-reply.rules';
 import { parseIncoming, storableText, type ParsedIncoming } from './parse-incoming';
 import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/unibox.queries';
 

@@ -4,7 +4,7 @@
  * comes back as `{ ok: false, error }`, so the caller can keep it aside.
  */
 import { simpleParser, type AddressObject, type Attachment, type ParsedMail, type SimpleParserOptions } from 'mailparser';
-import { htmlToText } from '../sending/compose.rules';
+import { htmlToText } from '../shared/mail-html';
 
 export interface IncomingAddress {
   /** Lower-cased. */

@@ -16,7 +16,6 @@ export {
   type PersonalizeResult,
   BUILT_IN_VARIABLES,
   canonicalVariableName,
-  escapeHtml,
   escapeSpintax,
   personalize,
   templateVariables,
@@ -28,7 +27,6 @@ export {
   GAP_JITTER_MAX,
   GAP_JITTER_MIN,
   ZERO_GAP_JITTER_MS,
-  followUpSubject,
   pickMailbox,
   pickVariation,
   pickLeastAssignedVariation,
@@ -37,21 +35,22 @@ export {
   RETRY_DELAYS_MS,
   remainingToday,
   sendingGapWithJitter,
-  threadHeaders,
 } from './pacing.rules';
-export { type ComposeOptions, type ComposeResult, compose, htmlToText } from './compose.rules';
-export { hash32 } from './hash';
+export { type ComposeOptions, type ComposeResult, compose } from './compose.rules';
+// The mail kit the engine shares with other domains (shared/), reachable from here as before.
+export { escapeHtml, htmlToText } from '../shared/mail-html';
+export { followUpSubject, threadHeaders } from '../shared/mail-threading';
+export { hash32 } from '../shared/hash';
 export {
-  type ClaimedSend,
   type ClaimResult,
-  type DeliveryResult,
   type TickResult,
-  BOUNCE_RATE_MIN_SENDS,
   CLAIM_LEASE_MS,
   claimDueSends,
   completeFinishedCampaigns,
-  deliverClaim,
   runSchedulerTick,
 } from './scheduler.service';
+export type { ClaimedSend } from './send-decision.rules';
+export { type DeliveryResult, deliverClaim } from './send-delivery.service';
+export { BOUNCE_RATE_MIN_SENDS, pauseOnBounceRate } from '../shared/bounce-protection.service';
 export { type SendingWorker, startSendingWorker } from './worker.service';
 export { LOCK_AND_COUNT_SQL, DUE_LEADS_SQL } from './scheduler.queries';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, escapeSpintax, personalize, templateVariables } from './personalize.rules';
+import { escapeHtml } from '../shared/mail-html';
+import { escapeSpintax, personalize, templateVariables } from './personalize.rules';
 
 const lead = { first_name: 'Ada', last_name: 'Lovelace', company_name: 'Analytical Engines', Industry: 'Computing' };
 

@@ -7,6 +7,7 @@
  * `|` or `}` would be read as spintax by the later spin(): pass `spintax: true` to escape
  * inserted values for it.
  */
+import { escapeHtml } from '../shared/mail-html';
 
 /**
  * Lead columns (snake_case, as the API names them) plus the usual aliases. These resolve
@@ -52,13 +53,6 @@ export interface PersonalizeOptions {
   html?: boolean;
   /** spin() runs on the result: backslash-escape `\ { } |` in inserted values so they stay literal. */
   spintax?: boolean;
-}
-
-const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes the five characters that matter in HTML text and attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]!);
 }
 
 /** Escapes spintax syntax so that spin() outputs the value as written. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hash32 } from './hash';
+import { hash32 } from '../shared/hash';
 import {
   type CampaignSchedule,
   isWithinWindow,

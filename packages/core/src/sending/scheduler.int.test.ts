@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../shared/context';
 import { createMailSender } from '../shared/mail-sender';
 import { localDay } from './schedule.rules';
 import { CLAIM_LEASE_MS, claimDueSends, runSchedulerTick } from './scheduler.service';
-import { recordOpen, unsubscribeByToken } from '../tracking/tracking.service';
+import { recordOpen, unsubscribeByToken } from '../tracking/index';
 
 const PASSWORDS: Record<string, string> = {
   'alice@sender.test': 'alice-pw',
@@ -36,6 +36,13 @@ async function messagesTo(addresses: string[]): Promise<(ParsedMail & { envelope
   const wanted = new Set(addresses.map((a) => a.toLowerCase()));
   const raw = smtp.messages.filter((m) => m.to.some((t) => wanted.has(t.toLowerCase())));
   return Promise.all(raw.map(async (m) => Object.assign(await simpleParser(m.raw), { envelopeTo: m.to, raw: m.raw })));
+}
+
+/** A promise and its resolve function (Promise.withResolvers is Node 22). */
+function gate(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 /** A header as it was written on the wire (unfolded), not as mailparser restructures it. */
@@ -242,7 +249,7 @@ describe('workers racing and crashing', () => {
     const emails = Array.from({ length: 24 }, (_, i) => `race${i}@race.test`);
     for (const e of emails) await t.lead(c.id, e);
     // A second worker: same database and keys, its own SMTP connection pool.
-    const other: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, smtp: createMailSender({ timeoutMs: 5_000 }) } };
+    const other: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, smtp: createMailSender({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
     for (let round = 0; round < 30; round++) {
       await Promise.all([t.tick(), t.tick(other)]);
       t.clock.advance(2 * MINUTE);
@@ -256,7 +263,7 @@ describe('workers racing and crashing', () => {
     expect(split.map((s) => s._count).sort()).toEqual([12, 12]);
   }, 60_000);
 
-  it('a send interrupted by a crash is retried after the lease with the same Message-ID', async () => {
+  it('a send interrupted by a crash before it reached the server is retried after the lease with the same Message-ID', async () => {
     const t = await setup({ start: '2026-11-23T09:00:00Z' });
     const alice = await t.mailbox('alice@sender.test');
     const c = await t.campaign({ mailboxes: [alice], steps: [{ variations: [{ label: 'A', subject: 'Crash', body: '<p>Hi</p>' }] }] });
@@ -272,27 +279,111 @@ describe('workers racing and crashing', () => {
     expect((await t.tick()).sent).toBe(1);
     const [mail] = await messagesTo(['crash1@crash.test']);
     expect(mail!.messageId).toBe(`<${claimed.message.messageId}>`);
+    expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(1);
+  }, 60_000);
 
-    // Crash after the server accepted the e-mail but before it was recorded: the retry
-    // repeats the Message-ID, so the duplicate is recognisable, and it is recorded once.
-    // The campaign completed with its only lead sent; a new lead and a relaunch resume it.
-    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } })).status).toBe('COMPLETED');
-    await t.lead(c.id, 'crash2@crash.test');
-    await db.prisma.campaign.update({ where: { id: c.id }, data: { status: 'ACTIVE' } });
-    t.clock.advance(MINUTE);
-    const half = await claimDueSends({ deps: t.deps, now: t.clock.now(), maxSends: 10, workspaceIds: [t.ws] });
-    const claim = half.claims[0]!;
-    await t.deps.ports.smtp.send({
-      mailboxId: claim.mailbox.id,
-      version: claim.mailbox.version,
-      smtp: { host: claim.mailbox.smtpHost, port: claim.mailbox.smtpPort, username: claim.mailbox.smtpUsername, password: PASSWORDS['alice@sender.test']! },
-      message: claim.message,
+  it('a worker stopped after handing the body to the server: the next one records the e-mail as sent, outcome unknown, without sending it again', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test');
+    const c = await t.campaign({
+      mailboxes: [alice],
+      steps: [{ variations: [{ label: 'A', subject: 'Body', body: '<p>Hi</p>' }] }, { waitTime: 1, variations: [{ label: 'A', subject: '', body: '<p>Again</p>' }] }],
     });
+    const leadId = await t.lead(c.id, 'body@crash.test');
+    // The server keeps the message, then holds its answer: the first worker is stuck between
+    // the body and the record, as if it had died there (its outcome never recorded).
+    const bodyKept = gate();
+    const answer = gate();
+    smtp.beforeAnswer = async ({ phase, to }) => {
+      if (phase !== 'body' || !to.includes('body@crash.test')) return;
+      bodyKept.resolve();
+      await answer.promise;
+    };
+    const stuck = t.tick();
+    await bodyKept.promise;
+    const marked = await db.prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
+    expect(marked.pendingDataAt).toEqual(t.clock.now());
+
+    // Its lease runs out and another worker (its own SMTP pool) takes the claim over.
     t.clock.advance(CLAIM_LEASE_MS + MINUTE);
-    expect((await t.tick()).sent).toBe(1);
-    const twice = await messagesTo(['crash2@crash.test']);
-    expect(twice.map((m) => m.messageId)).toEqual([`<${claim.message.messageId}>`, `<${claim.message.messageId}>`]);
-    expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(2);
+    const other: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, smtp: createMailSender({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
+    expect(await t.tick(other)).toMatchObject({ claimed: 1, sent: 0, unconfirmed: 1 });
+    const first = await messagesTo(['body@crash.test']);
+    expect(first).toHaveLength(1);
+    const sends = await db.prisma.sentEmail.findMany({ where: { leadId } });
+    expect(sends.map((s) => [`<${s.messageId}>`, s.step, s.outcomeUnknown, s.sentAt])).toEqual([[first[0]!.messageId, 1, true, t.clock.now()]]);
+    const lead = await db.prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
+    expect([lead.status, lead.currentStep, lead.claimedAt, lead.pendingSendId, lead.pendingDataAt]).toEqual(['CONTACTED', 1, null, null, null]);
+    expect(lead.nextSendAt).toEqual(new Date(t.clock.now().getTime() + 86_400_000));
+
+    // The first worker hears back at last: its claim is gone, nothing more is recorded.
+    answer.resolve();
+    smtp.beforeAnswer = null;
+    expect(await stuck).toMatchObject({ claimed: 1, sent: 0 });
+    expect(await db.prisma.sentEmail.count({ where: { leadId } })).toBe(1);
+
+    // The sequence goes on: the follow-up a day later, in the same thread, confirmed.
+    t.clock.advance(86_400_000);
+    expect(await t.tick(other)).toMatchObject({ sent: 1, unconfirmed: 0 });
+    const mails = await messagesTo(['body@crash.test']);
+    expect(mails).toHaveLength(2);
+    expect(header(mails[1]!, 'in-reply-to')).toBe(first[0]!.messageId);
+    expect((await db.prisma.sentEmail.findMany({ where: { leadId }, orderBy: { step: 'asc' } })).map((s) => s.outcomeUnknown)).toEqual([true, false]);
+    await other.ports.smtp.close();
+  }, 60_000);
+
+  it('a worker stopped before DATA: the next one sends the e-mail once, and the stopped one, were it to go on, sends nothing', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test');
+    const c = await t.campaign({ mailboxes: [alice], steps: [{ variations: [{ label: 'A', subject: 'Envelope', body: '<p>Hi</p>' }] }] });
+    const leadId = await t.lead(c.id, 'envelope@crash.test');
+    // The first worker's RCPT TO goes unanswered: it is stuck before DATA, the body unsent.
+    const atRcpt = gate();
+    const answer = gate();
+    let held = false;
+    smtp.beforeAnswer = async ({ phase, to }) => {
+      if (phase !== 'rcpt' || !to.includes('envelope@crash.test') || held) return;
+      held = true;
+      atRcpt.resolve();
+      await answer.promise;
+    };
+    const stuck = t.tick();
+    await atRcpt.promise;
+    expect((await db.prisma.lead.findUniqueOrThrow({ where: { id: leadId } })).pendingDataAt).toBeNull();
+
+    t.clock.advance(CLAIM_LEASE_MS + MINUTE);
+    const other: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, smtp: createMailSender({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
+    expect(await t.tick(other)).toMatchObject({ claimed: 1, sent: 1, unconfirmed: 0 });
+    expect(await messagesTo(['envelope@crash.test'])).toHaveLength(1);
+
+    // The first worker's envelope is accepted after all: its claim is gone, so its body never goes out.
+    answer.resolve();
+    expect(await stuck).toMatchObject({ claimed: 1, sent: 0 });
+    smtp.beforeAnswer = null;
+    expect(await messagesTo(['envelope@crash.test'])).toHaveLength(1);
+    const sends = await db.prisma.sentEmail.findMany({ where: { leadId } });
+    expect(sends.map((s) => s.outcomeUnknown)).toEqual([false]);
+    await other.ports.smtp.close();
+  }, 60_000);
+
+  it('a body the server refuses with a 4xx is sent again on the retry (the DATA mark goes with the answer)', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test');
+    const c = await t.campaign({ mailboxes: [alice], steps: [{ variations: [{ label: 'A', subject: 'Later', body: '<p>Hi</p>' }] }] });
+    const leadId = await t.lead(c.id, 'later@crash.test');
+    let refusals = 1;
+    smtp.beforeAnswer = async ({ phase, to }) => {
+      if (phase === 'body' && to.includes('later@crash.test') && refusals-- > 0) throw Object.assign(new Error('4.3.0 queue full, try later'), { responseCode: 451 });
+    };
+    expect(await t.tick()).toMatchObject({ claimed: 1, deferred: 1 });
+    const deferred = await db.prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
+    expect([deferred.sendAttempts, deferred.pendingDataAt, deferred.claimedAt]).toEqual([1, null, null]);
+    t.clock.advance(10 * MINUTE);
+    expect(await t.tick()).toMatchObject({ claimed: 1, sent: 1, unconfirmed: 0 });
+    smtp.beforeAnswer = null;
+    const sends = await db.prisma.sentEmail.findMany({ where: { leadId } });
+    expect(sends.map((s) => s.outcomeUnknown)).toEqual([false]);
+    expect((await db.prisma.lead.findUniqueOrThrow({ where: { id: leadId } })).pendingDataAt).toBeNull();
   }, 60_000);
 });
 

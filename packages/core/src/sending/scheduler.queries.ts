@@ -1,5 +1,6 @@
 // SQL of the scheduler. Timestamps travel as ISO strings cast in SQL (the engine's clock
 // is injected, so database now() is never used for a decision), id lists as text[].
+import type { CampaignSchedule } from './schedule.rules';
 
 /** Every ACTIVE campaign with what deciding a tick needs: settings, steps, variations, mailboxes. */
 export const ACTIVE_CAMPAIGNS_SQL = `
@@ -76,7 +77,7 @@ export const DUE_LEADS_SQL = `
          l.email_account_id, l.email, l.email_normalized, l.first_name, l.last_name, l.company_name,
          l.company_website, l.job_title, l.phone_number, l.address_line, l.city, l.state, l.country,
          l.country_code, l.network_person_url, l.network_company_url, l.custom_variables,
-         l.pending_send_id, l.pending_variation_id, l.send_attempts, l.claimed_at, l.source_lead_id, l.next_send_at,
+         l.pending_send_id, l.pending_variation_id, l.send_attempts, l.claimed_at, l.pending_data_at, l.source_lead_id, l.next_send_at,
          -- One index probe for both keys (an OR of two would be a BitmapOr per lead).
          EXISTS (SELECT 1 FROM blocklist_entries b
                   WHERE b.workspace_id = l.workspace_id
@@ -97,7 +98,8 @@ export const THREAD_HISTORY_SQL = `
 
 /**
  * Every write of a claim in one statement: leads (claimed, pushed back, stopped),
- * mailbox gaps, variation counts, lead events. $5 now.
+ * mailbox gaps, variation counts, lead events. $5 now. A lead's DATA mark
+ * (pending_data_at) belongs to its pending send and goes with it (a stop drops the send).
  */
 export const APPLY_CLAIM_SQL = `
   WITH x AS (
@@ -110,6 +112,7 @@ export const APPLY_CLAIM_SQL = `
        SET next_send_at = x.next_send_at, claimed_at = x.claimed_at, email_account_id = x.email_account_id,
            pending_send_id = x.pending_send_id, pending_variation_id = x.pending_variation_id,
            status = x.status::"LeadStatus", status_reason = x.status_reason, is_completed = x.is_completed,
+           pending_data_at = CASE WHEN x.pending_send_id IS NOT DISTINCT FROM l.pending_send_id THEN l.pending_data_at END,
            updated_at = $5::timestamptz
       FROM x WHERE l.id = x.id
     RETURNING 1
@@ -134,23 +137,35 @@ export const APPLY_CLAIM_SQL = `
          (SELECT count(*) FROM uv)::int AS variations, (SELECT count(*) FROM ev)::int AS events`;
 
 /**
+ * The DATA mark: written after the SMTP server accepted DATA, while the body goes out, and
+ * committed before the body's end (the final "."), only while this claim still holds the lead (the same pending send and the
+ * claim's own claimed_at: not taken over after its lease, not stopped meanwhile). No row
+ * updated: the claim is lost and the body must not be ended.
+ * $1 lead id, $2 send id, $3 the claim's claimed_at, $4 now.
+ */
+export const MARK_DATA_SQL = `
+  UPDATE leads SET pending_data_at = $4::timestamptz
+   WHERE id = $1 AND pending_send_id = $2 AND claimed_at = $3::timestamptz`;
+
+/**
  * Records an accepted send and moves the lead on, only if the lead still holds this
  * claim (pending_send_id): a lead stopped meanwhile (unsubscribed, replied, enrolled)
- * keeps its stop. Idempotent on the Message-ID.
+ * keeps its stop. Idempotent on the Message-ID. $20: recorded without the server's
+ * answer (outcome unknown).
  */
 export const RECORD_SENT_SQL = `
   WITH ins AS (
     INSERT INTO sent_emails (id, organization_id, workspace_id, campaign_id, parent_campaign_id, lead_id,
                              email_account_id, step, variation_id, variation_label, message_id, subject, body,
-                             is_text, sent_at, bounced_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::timestamptz, $16::timestamptz)
+                             is_text, sent_at, bounced_at, outcome_unknown)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::timestamptz, $16::timestamptz, $20::boolean)
     ON CONFLICT (workspace_id, message_id) DO NOTHING
     RETURNING id
   ),
   ul AS (
     UPDATE leads
        SET current_step = GREATEST(current_step, $8), last_sent_at = $15::timestamptz, claimed_at = NULL,
-           pending_send_id = NULL, pending_variation_id = NULL, send_attempts = 0,
+           pending_send_id = NULL, pending_variation_id = NULL, pending_data_at = NULL, send_attempts = 0,
            status = CASE WHEN $17::text IS NOT NULL THEN $17::text::"LeadStatus"
                          WHEN status IN ('NOT_CONTACTED', 'CONTACTED')
                            THEN (CASE WHEN $18::timestamptz IS NULL THEN 'COMPLETED' ELSE 'CONTACTED' END)::"LeadStatus"
@@ -178,11 +193,6 @@ export const MARK_CAMPAIGNS_SENT_SQL = `
   UPDATE campaigns SET last_lead_sent_at = $2::timestamptz
    WHERE id = ANY($1::text[]) AND (last_lead_sent_at IS NULL OR last_lead_sent_at < $2::timestamptz)`;
 
-/** Bounces among a campaign's last 100 sends. */
-export const RECENT_BOUNCES_SQL = `
-  SELECT count(*) FILTER (WHERE bounced_at IS NOT NULL)::int AS bounced, count(*)::int AS sent
-    FROM (SELECT bounced_at FROM sent_emails WHERE campaign_id = $1 ORDER BY sent_at DESC LIMIT 100) t`;
-
 /**
  * ACTIVE campaigns with nothing left to send become COMPLETED: a parent campaign once it
  * has leads and none is unfinished; a subsequence also only once its parent is done
@@ -195,3 +205,91 @@ export const COMPLETE_CAMPAIGNS_SQL = `
      AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id AND l.next_send_at IS NOT NULL)
      AND (c.type = 'parent' OR EXISTS (SELECT 1 FROM campaigns p WHERE p.id = c.parent_id AND p.status IN ('COMPLETED', 'ARCHIVED')))
   RETURNING c.id, c.name`;
+
+// --- the rows those statements return ----------------------------------------------------
+
+export interface VariationRow {
+  id: string;
+  label: string;
+  subject: string;
+  body: string;
+  is_active: boolean;
+  is_deleted: boolean;
+}
+
+export interface CampaignRow {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  parent_id: string | null;
+  type: 'parent' | 'subseq';
+  name: string;
+  daily_limit: number;
+  daily_limit_new_lead: number | null;
+  send_as_txt: boolean;
+  open_tracking: boolean;
+  unsubscribe_link: boolean;
+  stop_on_lead_replied: boolean;
+  pause_on_bounce_rate: boolean;
+  bounce_rate_limit: number;
+  schedule: { days: CampaignSchedule['days']; timezone: string; timing: CampaignSchedule['timing'] } | null;
+  start_date: string | null;
+  end_date: string | null;
+  workspace_timezone: string;
+  unsubscribe_text: string | null;
+  mailbox_ids: string[];
+  steps: { step: number; wait_time: number; variations: VariationRow[] }[];
+}
+
+export interface MailboxRow {
+  id: string;
+  workspace_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  status: string;
+  daily_limit: number;
+  sending_gap: number;
+  next_send_allowed_at: Date | null;
+  smtp_host: string;
+  smtp_port: number;
+  smtp_username: string;
+  smtp_password_enc: string;
+  signature: string;
+  reply_to: string | null;
+  updated_at: Date;
+}
+
+export interface LeadRow {
+  id: string;
+  campaign_id: string;
+  workspace_id: string;
+  current_step: number;
+  status: string;
+  is_completed: boolean;
+  email_account_id: string | null;
+  email: string;
+  email_normalized: string;
+  first_name: string | null;
+  last_name: string | null;
+  company_name: string | null;
+  company_website: string | null;
+  job_title: string | null;
+  phone_number: string | null;
+  address_line: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  country_code: string | null;
+  network_person_url: string | null;
+  network_company_url: string | null;
+  custom_variables: Record<string, unknown> | null;
+  pending_send_id: string | null;
+  pending_variation_id: string | null;
+  send_attempts: number;
+  claimed_at: Date | null;
+  pending_data_at: Date | null;
+  source_lead_id: string | null;
+  next_send_at: Date;
+  blocked: boolean;
+}

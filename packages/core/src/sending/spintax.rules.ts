@@ -6,7 +6,7 @@
  * text is spun, and spin() in any case copies a `{{…}}` placeholder through untouched, so
  * the `|` of `{{first_name|there}}` never splits a group.
  */
-import { pickIndex } from './hash';
+import { pickIndex } from '../shared/hash';
 
 type SpinNode = { kind: 'text'; value: string } | { kind: 'group'; index: number; options: SpinNode[][] };
 

@@ -15,7 +15,7 @@ export function startSendingWorker(options: { deps: ServiceDeps; intervalMs?: nu
   const intervalMs = options.intervalMs ?? 5_000;
   const maxSends = options.maxSendsPerTick ?? 100;
   const log = deps.log.child({ component: 'sending-worker' });
-  const totals = { sent: 0, bounced: 0, deferred: 0 };
+  const totals = { sent: 0, unconfirmed: 0, bounced: 0, deferred: 0 };
   log.info({ intervalMs, maxSendsPerTick: maxSends }, 'sending worker started');
   const loop = startWorkerLoop({
     log,
@@ -25,6 +25,7 @@ export function startSendingWorker(options: { deps: ServiceDeps; intervalMs?: nu
     more: (result) => result.claimed >= maxSends,
     report: (result) => {
       totals.sent += result.sent;
+      totals.unconfirmed += result.unconfirmed;
       totals.bounced += result.bounced;
       totals.deferred += result.deferred;
       return result.claimed || result.stopped || result.completedCampaigns.length ? { ...result, totals } : null;

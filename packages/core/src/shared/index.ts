@@ -12,4 +12,5 @@ export * from './secret-box';
 export * from './mail-verifier';
 export * from './mail-sender';
 export * from './mailbox-reader';
+export * from './webhook-http';
 export * from './worker-loop';

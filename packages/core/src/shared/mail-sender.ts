@@ -1,5 +1,7 @@
-import nodemailer, { type Transporter } from 'nodemailer';
-import type { MailServerSettings } from './mail-verifier';
+import { Readable } from 'node:stream';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type MailMessage from 'nodemailer/lib/mailer/mail-message';
+import { classifyMailFailure, mailFailureMessage, mailTarget, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
 
 /** The domain of an address, lower-cased (the right-hand side of a Message-ID we mint); "localhost" when it has none. */
 export function domainOf(address: string): string {
@@ -43,7 +45,20 @@ export interface MailSender {
    * `mailboxId` and `version` name the pooled connection: a new version (changed
    * credentials) replaces the mailbox's pool.
    */
-  send(options: { mailboxId: string; version: string; smtp: MailServerSettings; message: OutgoingMessage }): Promise<SendOutcome>;
+  send(options: {
+    mailboxId: string;
+    version: string;
+    smtp: MailServerSettings;
+    message: OutgoingMessage;
+    /**
+     * Starts once the server has accepted the envelope (MAIL FROM, RCPT TO) and DATA, as the
+     * body starts going out (again on a resend over another pooled connection); the body's
+     * end (the final ".", from which on the server may take the message) waits for it. When
+     * it fails, the body is cut off before its end: the server discards the transaction and
+     * the outcome is `deferred`.
+     */
+    beforeEndOfData?: () => Promise<void>;
+  }): Promise<SendOutcome>;
   /** Closes every pooled connection. */
   close(): Promise<void>;
 }
@@ -53,18 +68,38 @@ interface SmtpError {
   responseCode?: number;
   response?: string;
   message?: string;
+  command?: string;
 }
 
-/** Maps a nodemailer failure onto what the engine does next. */
+/** The commands whose reply is about the message itself (a bounce reason worth keeping). */
+const DELIVERY_COMMANDS = new Set(['MAIL FROM', 'RCPT TO', 'DATA']);
+
+/**
+ * Maps a nodemailer failure onto what the engine does next. Only the server's reply to the
+ * message's own commands (MAIL FROM, RCPT TO, DATA: the bounce reason, after a successful
+ * login) is kept, on one line and at most 300 characters; any other failure (connecting,
+ * greeting, TLS, login, a host not allowed) is told in a fixed sentence (mailFailureMessage)
+ * with nothing the server said.
+ */
 export function classifySendError(error: unknown): Exclude<SendOutcome, { status: 'sent' }> {
-  const e = (error ?? {}) as SmtpError;
+  const e = (typeof error === 'object' && error !== null ? error : {}) as SmtpError;
   const code = typeof e.responseCode === 'number' ? e.responseCode : null;
-  const message = (e.response ?? e.message ?? String(error)).trim();
+  const failure = classifyMailFailure(error);
+  // A mailbox whose host is not allowed cannot send until its settings change: as a refused login.
+  if (failure === 'not_allowed') return { status: 'auth', code: null, message: mailFailureMessage('SMTP', failure) };
   // 530 "authentication required", 534/535 credentials refused, 454 temporary auth failure
   // only when nodemailer says the login itself failed.
-  if (e.code === 'EAUTH' || code === 535 || code === 534 || code === 530) return { status: 'auth', code, message };
+  if (e.code === 'EAUTH' || code === 535 || code === 534 || code === 530) return { status: 'auth', code, message: mailFailureMessage('SMTP', 'auth') };
+  const reply = typeof e.response === 'string' && e.command !== undefined && DELIVERY_COMMANDS.has(e.command) ? oneLine(e.response) : '';
+  // nodemailer's own refusals of a message (no recipients, …) carry no server text.
+  const local = e.command === 'API' && e.response === undefined && typeof e.message === 'string' ? oneLine(e.message) : '';
+  const message = reply || local || mailFailureMessage('SMTP', failure);
   if (code !== null && code >= 500) return { status: 'rejected', code, message };
   return { status: 'deferred', code, message };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
 /** A message as nodemailer's sendMail takes it. */
@@ -89,20 +124,36 @@ export function nodemailerMessage(message: OutgoingMessage) {
 /**
  * nodemailer with a small connection pool per mailbox (2 connections, 100 messages per
  * connection), reused across sends and replaced when the mailbox's settings change.
- * `rejectUnauthorized: false` accepts self-signed certificates (tests, private servers).
+ * A pool connects to the address its host was vetted at when it was made (see mailTarget):
+ * a host not allowed is a refused login (`auth`), and a pool dropped after a failure
+ * resolves the host again. `rejectUnauthorized: false` accepts self-signed certificates.
  */
-export function createMailSender(options: { timeoutMs?: number; rejectUnauthorized?: boolean; maxConnections?: number } = {}): MailSender {
+export function createMailSender(options: MailConnectionOptions & { maxConnections?: number } = {}): MailSender {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const pools = new Map<string, { version: string; transport: Transporter }>();
-  const transportFor = (mailboxId: string, version: string, s: MailServerSettings) => {
+  const pools = new Map<string, { version: string; transport: Promise<Transporter> }>();
+  const closing = (transport: Promise<Transporter>) => void transport.then((t) => t.close(), () => {});
+  const drop = (mailboxId: string, transport: Promise<Transporter>) => {
+    if (pools.get(mailboxId)?.transport !== transport) return;
+    pools.delete(mailboxId);
+    closing(transport);
+  };
+  const transportFor = (mailboxId: string, version: string, s: MailServerSettings): Promise<Transporter> => {
     const existing = pools.get(mailboxId);
     if (existing && existing.version === version) return existing.transport;
-    existing?.transport.close();
+    if (existing) closing(existing.transport);
+    const transport = mailTarget(s.host, options).then((target) => createPool(s, target));
+    pools.set(mailboxId, { version, transport });
+    // A host that could not be vetted is tried again at the next send.
+    transport.catch(() => drop(mailboxId, transport));
+    return transport;
+  };
+  const createPool = (s: MailServerSettings, target: { address: string; servername: string | undefined }) => {
     const transport = nodemailer.createTransport({
       pool: true,
       maxConnections: options.maxConnections ?? 2,
       maxMessages: 100,
-      host: s.host,
+      host: target.address,
+      ...(target.servername ? { servername: target.servername } : {}),
       port: s.port,
       secure: s.secure ?? s.port === 465,
       auth: { user: s.username, pass: s.password },
@@ -113,28 +164,56 @@ export function createMailSender(options: { timeoutMs?: number; rejectUnauthoriz
     });
     // A pooled connection dropping while idle is reported here; the next send reconnects.
     transport.on('error', () => {});
-    pools.set(mailboxId, { version, transport });
+    transport.use('stream', gateEndOfData);
     return transport;
   };
   return {
-    async send({ mailboxId, version, smtp, message }) {
-      const transport = transportFor(mailboxId, version, smtp);
+    async send({ mailboxId, version, smtp, message, beforeEndOfData }) {
+      const pending = transportFor(mailboxId, version, smtp);
       try {
-        const info = await transport.sendMail(nodemailerMessage(message));
+        const transport = await pending;
+        const mail: SendMailOptions & { beforeEndOfData?: () => Promise<void> } = { ...nodemailerMessage(message), beforeEndOfData };
+        const info = await transport.sendMail(mail);
         return { status: 'sent', response: String(info.response ?? '') };
       } catch (error) {
         const outcome = classifySendError(error);
         // A refused login or a broken connection may leave the pool unusable: start afresh next time.
-        if (outcome.status !== 'rejected') {
-          pools.get(mailboxId)?.transport.close();
-          pools.delete(mailboxId);
-        }
+        if (outcome.status !== 'rejected') drop(mailboxId, pending);
         return outcome;
       }
     },
     async close() {
-      for (const { transport } of pools.values()) transport.close();
+      for (const { transport } of pools.values()) closing(transport);
       pools.clear();
     },
   };
+}
+
+/**
+ * The nodemailer plugin behind `beforeEndOfData`: the message's stream, as the SMTP
+ * connection receives it, becomes one that starts the hook on its first read and ends only
+ * once the hook has succeeded. The connection reads it only after the server's answer to
+ * DATA (354), and writes the final "." when it ends: so the hook runs while the body goes
+ * out, and the server cannot have taken the message before the hook is done. A failing hook
+ * errors the stream before its end, and nodemailer drops the connection in the middle of
+ * DATA. It must stay the last stream of the message (a DKIM signer reads its input in full
+ * before writing, so it would have to come before it).
+ */
+function gateEndOfData(mail: MailMessage, done: (err?: Error | null) => void) {
+  const hook = (mail.data as { beforeEndOfData?: () => Promise<void> }).beforeEndOfData;
+  if (hook) {
+    mail.message.processFunc((input) =>
+      Readable.from(
+        (async function* () {
+          const settled = hook();
+          // A rejection that comes while the body is still being read is taken by the await below.
+          settled.catch(() => {});
+          yield* input;
+          await settled;
+        })(),
+        { objectMode: false },
+      ),
+    );
+  }
+  done();
 }

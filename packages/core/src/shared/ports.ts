@@ -2,6 +2,7 @@ import type { DnsResolver } from './dns';
 import type { MailVerifier } from './mail-verifier';
 import type { MailSender } from './mail-sender';
 import type { MailboxReader } from './mailbox-reader';
+import type { WebhookHttp } from './webhook-http';
 
 // The external systems the domain talks to. Each sits behind a small interface so
 // that tests can run real local servers (or an injected clock) in their place.
@@ -20,4 +21,6 @@ export interface Ports {
   smtp: MailSender;
   /** Reads mailboxes' INBOX over IMAP. */
   imap: MailboxReader;
+  /** POSTs webhook deliveries to their receivers (through the outbound guard). */
+  webhookHttp: WebhookHttp;
 }

@@ -1,19 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestCampaign, createTestMailbox, createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestCampaign, createTestMailbox, createTestTenant, expectDomainError, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
-async function setup() {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
-  return { org, ctx, ws: org.workspaceId };
-}
+const setup = () => createTestTenant({ db });
 
 describe('tags', () => {
   it('creates a tag, normalising colour and name, and lists it with live counts', async () => {

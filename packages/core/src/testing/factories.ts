@@ -8,11 +8,12 @@ import { createSecretBox } from '../shared/secret-box';
 import { createMailVerifier, type MailVerifier } from '../shared/mail-verifier';
 import { createMailSender, type MailSender } from '../shared/mail-sender';
 import { createMailboxReader, type MailboxReader } from '../shared/mailbox-reader';
+import { createWebhookHttp, type WebhookHttp } from '../shared/webhook-http';
 import { createOrganization } from '../auth/organization.service';
 
 export const silentLogger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
 
-export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: DnsResolver; mail?: MailVerifier; defaultLeadAllowance?: number; publicUrl?: string; smtp?: MailSender; imap?: MailboxReader; allowPrivateTargets?: boolean }): ServiceDeps {
+export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: DnsResolver; mail?: MailVerifier; defaultLeadAllowance?: number; publicUrl?: string; smtp?: MailSender; imap?: MailboxReader; webhookHttp?: WebhookHttp; allowPrivateTargets?: boolean }): ServiceDeps {
   // Tests talk to servers on loopback: private targets are allowed unless a test says otherwise.
   const allowPrivateTargets = options.allowPrivateTargets ?? true;
   return {
@@ -21,6 +22,7 @@ export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: Dn
       mail: options.mail ?? createMailVerifier({ timeoutMs: 5_000, rejectUnauthorized: false, allowPrivateTargets }),
       smtp: options.smtp ?? createMailSender({ timeoutMs: 5_000, rejectUnauthorized: false, allowPrivateTargets }),
       imap: options.imap ?? createMailboxReader({ timeoutMs: 5_000, rejectUnauthorized: false, allowPrivateTargets }),
+      webhookHttp: options.webhookHttp ?? createWebhookHttp({ allowPrivateTargets }),
     },
     log: silentLogger,
     settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000, publicUrl: options.publicUrl ?? 'https://outreach.test', allowPrivateTargets },

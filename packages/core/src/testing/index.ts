@@ -6,3 +6,4 @@ export { startDnsServer, splitCharacterStrings, type DnsTestServer, type DnsTest
 export { startSmtpServer, type SmtpTestServer, type SmtpTestMessage, type SmtpTestRejection } from './smtp-server';
 export { startImapServer, imapServerUnavailable, DOVECOT_BINARY, type ImapTestServer } from './imap-server';
 export { createSendingFixture, TestClock } from './sending-fixture';
+export { createTestTenant, lateValue, useTestDatabase, type TestOrganization, type TestTenant } from './suite';

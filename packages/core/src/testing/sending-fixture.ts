@@ -4,7 +4,7 @@
 import { newId, type Database } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import type { Clock } from '../shared/ports';
-import { runSchedulerTick } from '../sending/scheduler.service';
+import { runSchedulerTick } from '../sending/index';
 import { createTestCampaign, type TestStep } from './campaign-factory';
 import { createTestOrganization, testServiceDeps } from './factories';
 import type { SmtpTestServer } from './smtp-server';

@@ -1,14 +1,19 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { newId, type Database } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestOrganization, recordTestSend, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import {
+  createTestCampaign,
+  createTestLead,
+  createTestOrganization,
+  createTestTenant,
+  recordTestSend,
+  testServiceDeps,
+  useTestDatabase,
+} from '../testing/index';
 import type { Clock } from '../shared/ports';
 import { trackingToken } from './tracking-token';
 import { describeUnsubscribe, maskEmail, recordOpen, unsubscribeByToken } from './tracking.service';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 const SENT_AT = new Date('2026-03-02T09:00:00.000Z');
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -26,10 +31,8 @@ function manualClock(start: Date): Clock & { set(at: Date | number): void } {
 }
 
 async function setup() {
-  const org = await createTestOrganization({ db });
   const clock = manualClock(SENT_AT);
-  const deps = testServiceDeps({ db, clock });
-  const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
+  const { org, deps, base } = await createTestTenant({ db, clock });
   const campaign = await createTestCampaign({ ...base, status: 'ACTIVE', steps: [{ variations: [{ label: 'A' }] }, { variations: [{ label: 'A' }] }] });
   /** A lead of `campaignId` (default: the campaign above) with one send of step 1. */
   async function leadWithSend(email: string, campaignId = campaign.id, variationId = campaign.variations[1]!['A']!) {

@@ -1,28 +1,20 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
+import { describe, expect, it } from 'vitest';
 import {
   createTestCampaign,
   createTestLead,
   createTestMailbox,
-  createTestOrganization,
+  createTestTenant,
   expectDomainError,
   recordTestSend,
-  testCtx,
-  testDatabase,
-  testServiceDeps,
+  useTestDatabase,
 } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 async function scenario() {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
-  const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
+  const { org, ctx, base } = await createTestTenant({ db });
   const mailbox = await createTestMailbox({ ...base, email: 'sender@out.test' });
   const parent = await createTestCampaign({ ...base, steps: [{ variations: [{ label: 'A' }] }, { variations: [{ label: 'A' }, { label: 'B' }] }] });
   const subseq = await createTestCampaign({ ...base, parentId: parent.id, steps: [{ variations: [{ label: 'A' }] }] });

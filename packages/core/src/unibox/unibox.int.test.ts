@@ -4,18 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { z } from 'zod';
-import { newId, type Database, type Prisma } from '@outreach/db';
-import { createSendingFixture, expectDomainError, recordTestSend, startSmtpServer, testCtx, testDatabase, type SmtpTestServer } from '../testing/index';
+import { newId, type Prisma } from '@outreach/db';
+import { createSendingFixture, expectDomainError, recordTestSend, startSmtpServer, testCtx, useTestDatabase, type SmtpTestServer } from '../testing/index';
 import { executeOperation, type Operation } from '../shared/operation';
 import { operations } from '../operations';
 
 const PASSWORDS: Record<string, string> = { 'alice@sender.test': 'alice-pw', 'bob@sender.test': 'bob-pw', 'carol@sender.test': 'carol-pw' };
 const START = '2026-03-10T12:00:00.000Z';
 
-let db: Database;
+const db = useTestDatabase();
 let smtp: SmtpTestServer;
 beforeAll(async () => {
-  db = await testDatabase();
   smtp = await startSmtpServer({ users: PASSWORDS });
 }, 30_000);
 const senders: { close(): Promise<void> }[] = [];

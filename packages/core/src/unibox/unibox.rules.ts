@@ -1,8 +1,7 @@
 // Pure rules of the unified inbox: addresses, previews, subjects, threading headers,
 // forwarding quotes and attachments. No database, no clock.
-import { escapeHtml } from '../sending/personalize.rules';
-import { htmlToText } from '../sending/compose.rules';
-import { threadHeaders } from '../sending/pacing.rules';
+import { escapeHtml, htmlToText } from '../shared/mail-html';
+import { threadHeaders } from '../shared/mail-threading';
 
 /** One address as unibox messages store it (`from_json`, `to_json`, …). */
 export interface StoredAddress {

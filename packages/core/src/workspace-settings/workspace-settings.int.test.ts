@@ -1,21 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestOrganization, createTestTenant, expectDomainError, testCtx, testServiceDeps, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 import { dkimSelectorsFor } from '../account/vitals.rules';
 import type { Actor } from '../shared/context';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
-async function setup() {
-  const org = await createTestOrganization({ db });
-  const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
-  return { org, ctx };
-}
+const setup = () => createTestTenant({ db });
 
 describe('workspace settings', () => {
   it('answers the defaults for a workspace that never stored any', async () => {

@@ -1,20 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestOrganization, createTestTenant, expectDomainError, testCtx, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
 import { issueApiKey } from '../auth/organization.service';
 import { createAuthenticator } from '../auth/authenticate.service';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 async function setup() {
-  const org = await createTestOrganization({ db });
-  const deps = testServiceDeps({ db });
-  const ctx = testCtx({ deps, actor: org.actor });
+  const { org, deps, ctx } = await createTestTenant({ db });
   const newWorkspace = async (name: string) => (await executeOperation({ op: operations.workspace.create, ctx, input: { workspace_name: name } }))._id;
   return { org, deps, ctx, newWorkspace };
 }

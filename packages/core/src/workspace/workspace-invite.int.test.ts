@@ -1,6 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestOrganization, expectDomainError, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestTenant, expectDomainError, testCtx, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { ANONYMOUS_ACTOR } from '../shared/context';
 import { operations } from '../operations';
@@ -8,17 +7,12 @@ import { createAuthenticator } from '../auth/authenticate.service';
 import { acceptInvite } from './workspace-invite.service';
 import { hashInviteToken } from './workspace-invite.rules';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 const DAY = 24 * 60 * 60 * 1000;
 
 async function setup(now = new Date('2026-06-01T10:00:00Z')) {
-  const org = await createTestOrganization({ db });
-  const deps = testServiceDeps({ db, clock: { now: () => now } });
-  const ctx = testCtx({ deps, actor: org.actor });
+  const { org, deps, ctx } = await createTestTenant({ db, clock: { now: () => now } });
   const second = (await executeOperation({ op: operations.workspace.create, ctx, input: { workspace_name: 'Second' } }))._id;
   const invite = (email = 'New.Person@Example.com', workspaceId = second) =>
     executeOperation({ op: operations.workspace.inviteUser, ctx, input: { workspace_id: workspaceId, email, role: 'MEMBER' } });

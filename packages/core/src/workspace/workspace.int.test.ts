@@ -1,6 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createTestOrganization, testCtx, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { createTestOrganization, createTestTenant, testCtx, testServiceDeps, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { DomainError } from '../shared/errors';
 import { operations } from '../operations';
@@ -8,10 +7,7 @@ import { issueApiKey } from '../auth/organization.service';
 import { createAuthenticator } from '../auth/authenticate.service';
 import { revokeApiKey } from '../auth/organization.service';
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 
 async function expectDomainError(promise: Promise<unknown>, kind: string, code?: string) {
   const error = await promise.then(
@@ -26,8 +22,7 @@ async function expectDomainError(promise: Promise<unknown>, kind: string, code?:
 
 describe('workspaces', () => {
   it('a new workspace is listed after the first one, with the eight system lead labels', async () => {
-    const org = await createTestOrganization({ db });
-    const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
+    const { org, ctx } = await createTestTenant({ db });
     const created = await executeOperation({ op: operations.workspace.create, ctx, input: { workspace_name: '  Client B  ' } });
     expect(created.status).toBe('success');
     expect(created._id).toMatch(/^[0-9a-f]{24}$/);
@@ -71,8 +66,7 @@ describe('workspaces', () => {
   });
 
   it('rejects an empty or missing workspace name, naming the field, and writes nothing', async () => {
-    const org = await createTestOrganization({ db });
-    const ctx = testCtx({ deps: testServiceDeps({ db }), actor: org.actor });
+    const { org, ctx } = await createTestTenant({ db });
     const missing = await expectDomainError(executeOperation({ op: operations.workspace.create, ctx, input: {} }), 'invalid');
     expect(missing.fieldErrors).toEqual([{ field: 'workspace_name', message: 'is required' }]);
     const blank = await expectDomainError(executeOperation({ op: operations.workspace.create, ctx, input: { workspace_name: '   ' } }), 'invalid');

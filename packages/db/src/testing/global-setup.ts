@@ -1,6 +1,7 @@
-// Runs once before the suite. On PostgreSQL (DATABASE_URL set) it applies the
+// Runs once before the integration tests. On PostgreSQL (DATABASE_URL set) it applies the
 // migrations once; on PGlite every worker migrates its own in-memory database.
-import { applyMigrations, createDatabase } from '@outreach/db';
+import { applyMigrations } from '../migrate';
+import { createDatabase } from '../client';
 
 export default async function setup() {
   const url = process.env['DATABASE_URL'];

@@ -1,0 +1,247 @@
+/**
+ * The per-lead decision of a claim, pure: stop the lead, leave it for later, or send it (which
+ * mailbox, which variation, the composed e-mail). No database, no clock: `now` is a parameter.
+ */
+import { domainOf, type OutgoingMessage } from '../shared/mail-sender';
+import { compose } from './compose.rules';
+import { leadVariables } from './merge-fields.rules';
+import { pickLeastAssignedVariation, pickMailbox, sendingGapWithJitter } from './pacing.rules';
+import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
+
+/** A lead whose mailbox is disconnected or paused is looked at again after this. */
+export const MAILBOX_DOWN_RETRY_MS = 60 * 60_000;
+const DAY_MS = 86_400_000;
+
+/** One e-mail a worker has claimed and must deliver, then record. */
+export interface ClaimedSend {
+  sendId: string;
+  organizationId: string;
+  workspaceId: string;
+  campaignId: string;
+  campaignName: string;
+  parentCampaignId: string | null;
+  leadId: string;
+  leadEmail: string;
+  step: number;
+  variationId: string;
+  variationLabel: string;
+  /** Due time of the next step once this one is sent; null when this is the last step. */
+  nextDueAt: Date | null;
+  /** Send attempts that already failed (4xx) at this step. */
+  attempts: number;
+  /** A claim taken over from a worker whose lease ran out (the e-mail may already be out). */
+  takenOver: boolean;
+  /** When this claim was made (its claimed_at): the DATA mark is written only while the lead still holds it. */
+  claimedAt: Date;
+  /**
+   * When an earlier attempt of this very e-mail (same send id) had its body going out to
+   * the SMTP server, its outcome never recorded (its worker died in the SMTP transaction):
+   * the claim records it as sent, outcome unknown, and does not send it again. Null: send.
+   */
+  dataStartedAt: Date | null;
+  mailbox: { id: string; email: string; version: string; smtpHost: string; smtpPort: number; smtpUsername: string; smtpPasswordEnc: string };
+  message: OutgoingMessage;
+}
+
+/** What deciding for one due lead needs: the lead, its campaign, and the claim's state so far. */
+export interface SendDecisionInput {
+  now: Date;
+  lead: LeadRow;
+  campaign: CampaignRow;
+  /** The campaign's sends left today: in all, and to leads at their first step. */
+  campaignLeft: { readonly total: number; readonly fresh: number };
+  mailboxes: ReadonlyMap<string, MailboxRow>;
+  /** Free mailboxes this worker holds with sends left today. */
+  free: ReadonlySet<string>;
+  /** Mailboxes already given a send by this claim (one send per mailbox a tick). */
+  used: ReadonlySet<string>;
+  /** Each held mailbox's sends left today. */
+  mailboxLeft: ReadonlyMap<string, number>;
+  /** Each variation's assigned count, as this claim goes. */
+  variationCounts: ReadonlyMap<string, number>;
+  /** The e-mails already in the lead's thread (its parent-campaign lead's first), oldest first. */
+  thread: readonly { message_id: string; subject: string }[];
+  /** The workspace's additional fields and their defaults. */
+  additionalFields: ReadonlyMap<string, string>;
+  /** The first sending window after the campaign's day (its daily limit is reached). */
+  afterCampaignDay: () => Date;
+  /** The first sending window after the mailboxes' day (their daily limits are reached). */
+  afterMailboxDay: () => Date;
+  /** The id of a new send (a retry keeps the claim's own). */
+  newSendId: () => string;
+  /** The open pixel and unsubscribe URLs of a send. */
+  trackingLinks: (sendId: string) => { pixelUrl: string; unsubscribeUrl: string };
+}
+
+export type SendDecision =
+  /** The lead is finished, without a send: the status it ends with and why. */
+  | { kind: 'stop'; status: string; reason: string | null }
+  /** Not now: read the lead again at `at`, from this mailbox. */
+  | { kind: 'later'; at: Date; emailAccountId: string | null }
+  /** No mailbox now, and none worth waiting for: the lead stays due, keeping its place in line. */
+  | { kind: 'wait' }
+  /**
+   * Send: the claim. `gapUntil` is when its mailbox may send again, null when the send takes
+   * no slot (an unconfirmed earlier attempt, recorded and not sent again); `keptVariation`
+   * when the variation is the claim's own from an earlier attempt (not counted again).
+   */
+  | { kind: 'send'; claim: ClaimedSend; gapUntil: Date | null; isNew: boolean; keptVariation: boolean };
+
+/**
+ * The decision for one due lead, in order: a lead no longer sendable, blocklisted or past
+ * its last step stops; the campaign's daily limit (or, for a first step, its new-lead
+ * limit) leaves it for later; the mailbox is the lead's own for a follow-up (sticky), else
+ * the least used free one; the variation is the claim's own on a retry, else the least
+ * assigned one (an even split); then the e-mail is composed, and a template it cannot fill
+ * stops the lead.
+ */
+export function decideSend(input: SendDecisionInput): SendDecision {
+  const { now, lead, campaign: row, campaignLeft: left, mailboxes, free, used, mailboxLeft } = input;
+  const sendable = lead.status === 'NOT_CONTACTED' || lead.status === 'CONTACTED' || (lead.status === 'REPLIED' && !row.stop_on_lead_replied);
+  if (!sendable || lead.is_completed) return { kind: 'stop', status: lead.status, reason: null };
+  if (lead.blocked) return { kind: 'stop', status: 'SKIPPED', reason: 'the address or its domain is on the blocklist' };
+  const stepNumber = lead.current_step + 1;
+  const step = row.steps.find((s) => s.step === stepNumber);
+  if (!step) return { kind: 'stop', status: lead.status === 'REPLIED' ? 'REPLIED' : 'COMPLETED', reason: null };
+  // An earlier attempt of this e-mail had its body going out when its worker died: it is
+  // recorded from the mailbox that sent it, not sent again, so it needs no free mailbox
+  // and takes no sending slot, gap or limit.
+  const unconfirmed =
+    lead.pending_data_at !== null && lead.pending_send_id !== null && lead.email_account_id !== null && mailboxes.has(lead.email_account_id)
+      ? lead.email_account_id
+      : null;
+  if (!unconfirmed && left.total <= 0) return { kind: 'later', at: input.afterCampaignDay(), emailAccountId: lead.email_account_id };
+
+  // The mailbox: the lead's own for a follow-up, else the least used free one.
+  const isNew = lead.current_step === 0;
+  const sticky = lead.email_account_id && row.mailbox_ids.includes(lead.email_account_id) ? lead.email_account_id : null;
+  let mailboxId: string | null = unconfirmed;
+  if (unconfirmed) {
+    // Nothing to choose.
+  } else if (sticky) {
+    if (free.has(sticky) && !used.has(sticky)) mailboxId = sticky;
+  } else {
+    if (isNew && left.fresh <= 0) return { kind: 'later', at: input.afterCampaignDay(), emailAccountId: lead.email_account_id };
+    mailboxId = pickMailbox({
+      now,
+      mailboxes: row.mailbox_ids
+        .filter((id) => free.has(id) && !used.has(id))
+        .map((id) => {
+          const m = mailboxes.get(id)!;
+          return { id, sentToday: m.daily_limit - (mailboxLeft.get(id) ?? 0), dailyLimit: m.daily_limit, nextAllowedAt: null, status: m.status };
+        }),
+    });
+  }
+  if (!mailboxId) {
+    const at = retryAt({ now, afterMailboxDay: input.afterMailboxDay, mailboxIds: sticky ? [sticky] : row.mailbox_ids, mailboxes, mailboxLeft, followUp: Boolean(sticky) });
+    return at ? { kind: 'later', at, emailAccountId: sticky ?? lead.email_account_id } : { kind: 'wait' };
+  }
+  const mailbox = mailboxes.get(mailboxId)!;
+
+  // The variation: the claim's own on a retry, else the least given one.
+  const usable = step.variations.filter((v) => v.is_active && !v.is_deleted);
+  const kept = lead.pending_variation_id ? usable.find((v) => v.id === lead.pending_variation_id) : undefined;
+  const variationId =
+    kept?.id ??
+    pickLeastAssignedVariation({
+      variations: usable.map((v) => ({ id: v.id, label: v.label, isActive: true, isDeleted: false, assignedCount: input.variationCounts.get(v.id) ?? 0 })),
+    });
+  const variation = usable.find((v) => v.id === variationId);
+  if (!variation) return { kind: 'stop', status: 'SKIPPED', reason: `step ${stepNumber} has no active variation` };
+
+  const sendId = lead.pending_send_id ?? input.newSendId();
+  const links = input.trackingLinks(sendId);
+  const thread = input.thread;
+  const composed = compose({
+    subject: variation.subject,
+    body: variation.body,
+    variables: leadVariables({ lead, mailbox, additional: input.additionalFields }),
+    seed: `${lead.id}:${stepNumber}`,
+    sendAsText: row.send_as_txt,
+    previous: thread.length ? { subject: thread[thread.length - 1]!.subject, messageIds: thread.map((t) => t.message_id) } : null,
+    pixelUrl: row.open_tracking && !row.send_as_txt ? links.pixelUrl : null,
+    unsubscribe: row.unsubscribe_link ? { url: links.unsubscribeUrl, text: row.unsubscribe_text?.trim() || 'Unsubscribe' } : null,
+  });
+  if (!composed.ok) return { kind: 'stop', status: 'SKIPPED', reason: composed.reason };
+
+  const nextStep = row.steps.find((s) => s.step === stepNumber + 1);
+  const claim: ClaimedSend = {
+    sendId,
+    organizationId: row.organization_id,
+    workspaceId: row.workspace_id,
+    campaignId: row.id,
+    campaignName: row.name,
+    parentCampaignId: row.type === 'subseq' ? row.parent_id : null,
+    leadId: lead.id,
+    leadEmail: lead.email,
+    step: stepNumber,
+    variationId: variation.id,
+    variationLabel: variation.label,
+    nextDueAt: nextStep ? new Date(now.getTime() + nextStep.wait_time * DAY_MS) : null,
+    attempts: lead.send_attempts,
+    takenOver: lead.claimed_at !== null,
+    claimedAt: now,
+    dataStartedAt: unconfirmed ? lead.pending_data_at : null,
+    mailbox: {
+      id: mailbox.id,
+      email: mailbox.email,
+      version: new Date(mailbox.updated_at).toISOString(),
+      smtpHost: mailbox.smtp_host,
+      smtpPort: mailbox.smtp_port,
+      smtpUsername: mailbox.smtp_username,
+      smtpPasswordEnc: mailbox.smtp_password_enc,
+    },
+    message: {
+      from: { name: `${mailbox.first_name} ${mailbox.last_name}`.trim(), address: mailbox.email },
+      to: lead.email,
+      replyTo: mailbox.reply_to,
+      subject: composed.subject,
+      html: composed.html,
+      text: composed.text,
+      messageId: `${sendId}@${domainOf(mailbox.email)}`,
+      inReplyTo: composed.inReplyTo,
+      references: composed.references,
+      headers: composed.headers,
+    },
+  };
+  const gapUntil = unconfirmed ? null : new Date(now.getTime() + sendingGapWithJitter({ gapMinutes: mailbox.sending_gap, seed: sendId }));
+  return { kind: 'send', claim, gapUntil, isNew, keptVariation: kept !== undefined };
+}
+
+/**
+ * When a due lead that found no mailbox now is worth reading again, or null to leave it
+ * as it is (still due, keeping its place in line):
+ * - every usable mailbox at its daily limit: the next sending window after today;
+ * - none usable (disconnected, paused, limit 0): in an hour;
+ * - a follow-up whose own mailbox is in its sending gap: when the gap ends;
+ * - otherwise (a mailbox just used by this claim, or held by another worker): null, so
+ *   the lead keeps its turn at the next tick rather than falling behind newer work.
+ */
+export function retryAt(options: {
+  now: Date;
+  afterMailboxDay: () => Date;
+  mailboxIds: readonly string[];
+  mailboxes: ReadonlyMap<string, MailboxRow>;
+  mailboxLeft: ReadonlyMap<string, number>;
+  followUp: boolean;
+}): Date | null {
+  const { now } = options;
+  const nowMs = now.getTime();
+  let usable = 0;
+  let atLimit = 0;
+  let gapEnd = Infinity;
+  for (const id of options.mailboxIds) {
+    const m = options.mailboxes.get(id);
+    if (!m || m.status !== 'ACTIVE' || m.daily_limit <= 0) continue;
+    usable += 1;
+    const left = options.mailboxLeft.get(id);
+    if (left === 0) atLimit += 1;
+    else if (left === undefined && m.next_send_allowed_at) gapEnd = Math.min(gapEnd, new Date(m.next_send_allowed_at).getTime());
+  }
+  if (!usable) return new Date(nowMs + MAILBOX_DOWN_RETRY_MS);
+  if (atLimit === usable) {
+    return options.afterMailboxDay();
+  }
+  if (options.followUp && gapEnd !== Infinity && gapEnd > nowMs) return new Date(gapEnd);
+  return null;
+}

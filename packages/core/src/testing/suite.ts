@@ -1,0 +1,53 @@
+// The set-up integration test files share: the suite's database, provided by a beforeAll hook,
+// and a fresh tenant (organization, workspace, key, service deps and a ctx acting as its key).
+import { beforeAll } from 'vitest';
+import type { Database } from '@outreach/db';
+import { testDatabase } from './database';
+import { createTestOrganization, testCtx, testServiceDeps } from './factories';
+
+/**
+ * A stand-in for an object that a beforeAll hook provides: `value` can be held (and destructured
+ * from a helper's result) at the top of a test file and forwards every use to the object given to
+ * `set`, so tests read `db.prisma` or `server.rest(...)` as if it were a plain variable. Using it
+ * before the hook has run throws, naming `what`.
+ */
+export function lateValue<T extends object>(what: string): { value: T; set(value: T): void } {
+  let current: T | undefined;
+  const target = (): T => {
+    if (current === undefined) throw new Error(`${what} is not ready: it is set by a beforeAll hook, so use it inside hooks and tests`);
+    return current;
+  };
+  const value = new Proxy({} as T, {
+    get: (_, key) => Reflect.get(target(), key),
+    has: (_, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
+      // The proxy's own target is an empty extensible object: report the property as configurable.
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
+  return { value, set: (v) => void (current = v) };
+}
+
+/** The suite's database (see testDatabase), for the tests of this file; replaces `let db; beforeAll(...)`. */
+export function useTestDatabase(): Database {
+  const db = lateValue<Database>('the test database');
+  beforeAll(async () => db.set(await testDatabase()));
+  return db.value;
+}
+
+/**
+ * A fresh organization (one workspace, one key) with the service deps and a ctx acting as its key:
+ * what most integration tests start from. `base` is what the row factories (createTestCampaign, …) take.
+ */
+export async function createTestTenant(options: { db: Database; leadAllowance?: number } & Omit<Parameters<typeof testServiceDeps>[0], 'db'>) {
+  const { db, leadAllowance, ...depsOptions } = options;
+  const org = await createTestOrganization({ db, leadAllowance });
+  const deps = testServiceDeps({ db, ...depsOptions });
+  const ctx = testCtx({ deps, actor: org.actor });
+  const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId };
+  return { org, deps, ctx, ws: org.workspaceId, base };
+}
+export type TestTenant = Awaited<ReturnType<typeof createTestTenant>>;
+export type TestOrganization = Awaited<ReturnType<typeof createTestOrganization>>;

@@ -1,0 +1,1 @@
+export { testDatabase, usingPostgres } from './database';
