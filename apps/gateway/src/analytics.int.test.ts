@@ -79,9 +79,21 @@ describe('analytics over REST', () => {
     const r = await get('/analytics/campaign/stats', { campaign_id: campaignId, ...range });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      campaign_id: campaignId,
       ...range,
-      data: [
+      data: {
+        [campaignId]: {
+          campaign_id: campaignId,
+          camp_name: 'Gamma',
+          sent_count: 3,
+          replied_count: 1,
+          bounced_count: 1,
+          positive_reply_count: 1,
+          opened_count: 2,
+          unique_opened_count: 1,
+          lead_contacted_count: 2,
+        },
+      },
+      daily: [
         { date: '2026-03-01', sent_count: 0, opened_count: 0, replied_count: 0, bounced_count: 0, unsubscribed_count: 0 },
         { date: '2026-03-02', sent_count: 1, opened_count: 1, replied_count: 1, bounced_count: 0, unsubscribed_count: 0 },
         { date: '2026-03-03', sent_count: 2, opened_count: 1, replied_count: 0, bounced_count: 1, unsubscribed_count: 0 },
@@ -149,7 +161,7 @@ describe('analytics in the API reference', () => {
     expect(stats['x-trpc-procedure']).toBe('analytics.campaignStats');
     expect(stats.parameters.map((p: any) => [p.name, p.required])).toEqual([
       ['workspace_id', true],
-      ['campaign_id', true],
+      ['campaign_id', false],
       ['start_date', true],
       ['end_date', false],
     ]);
@@ -167,7 +179,7 @@ describe('analytics over tRPC and GraphQL', () => {
     const ws = { workspace_id: org.workspaceId };
     expect(await client.analytics.campaignSummary.query({ ...ws, campaign_id: campaignId })).toEqual(SUMMARY);
     expect(await client.analytics.workspaceSummary.query({ ...ws, ...range })).toEqual(WORKSPACE_SUMMARY);
-    expect((await client.analytics.campaignStats.query({ ...ws, campaign_id: campaignId, ...range })).data).toHaveLength(3);
+    expect((await client.analytics.campaignStats.query({ ...ws, campaign_id: campaignId, ...range })).daily).toHaveLength(3);
     expect((await client.analytics.campaignCount.query(ws)).total).toBe(1);
     expect((await client.analytics.workspacePerformance.query({ ...ws, ...range })).map((r) => r.sent)).toEqual([3]);
     const refused = await trpcFailure(() => client.analytics.workspaceSummary.query({ ...ws, start_date: '2026-03-03', end_date: '2026-03-01' }));

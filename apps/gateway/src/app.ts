@@ -7,7 +7,7 @@ import { requestIdOf, headerApiKey, type GatewayDeps } from './request-context';
 import { restRouter } from './rest/adapter';
 import { routes as defaultRoutes } from './rest/routes';
 import type { Route } from './rest/route';
-import { buildOpenApi } from './rest/openapi';
+import { buildOpenApi, type OpenApiDocument } from './rest/openapi';
 import { renderDocsPage } from './rest/docs-page';
 import { appRouter } from './trpc/router';
 import { graphqlRouter } from './graphql/yoga';
@@ -85,13 +85,20 @@ export function createApp(options: {
     }
   });
 
-  const openapi = buildOpenApi({ routes, serverUrl: `${options.publicUrl}/api/v1`, version: VERSION });
-  const docsPage = renderDocsPage(openapi);
+  // Built once, on first request: converting every schema and checking every example costs about a second.
+  let reference: { openapi: OpenApiDocument; docsPage: string } | undefined;
+  const apiReference = () => {
+    if (!reference) {
+      const openapi = buildOpenApi({ routes, serverUrl: `${options.publicUrl}/api/v1`, version: VERSION });
+      reference = { openapi, docsPage: renderDocsPage(openapi) };
+    }
+    return reference;
+  };
   app.get('/api/v1/openapi.json', (_req, res) => {
-    res.json(openapi);
+    res.json(apiReference().openapi);
   });
   app.get(['/docs', '/docs/'], (_req, res) => {
-    res.type('html').send(docsPage);
+    res.type('html').send(apiReference().docsPage);
   });
 
   app.use(trackingRouter({ deps }));

@@ -153,6 +153,7 @@ describe('client access', () => {
       client_first_name: '',
       client_last_name: '',
       client_business_name: 'Acme',
+      notify_pos_reply_email: '',
       status: 'ACTIVE',
       client_permissions: [{ workspace_id: ws, permissions: ['TAG_LIST'], hide_labels: [] }],
     });

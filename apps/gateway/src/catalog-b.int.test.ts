@@ -34,7 +34,7 @@ describe('REST', () => {
     const ws = await newWorkspace('Labels REST');
     const added = await server.rest('POST', '/workspace-settings/lead-labels/add', { key: org.apiKey, body: { workspace_id: ws, name: 'Demo scheduled!', sentiment: 'POSITIVE' } });
     expect(added.status).toBe(200);
-    expect(added.body).toMatchObject({ key: 'DEMO_SCHEDULED', name: 'Demo scheduled!', sentiment: 'POSITIVE', icon: '', is_system: false, is_ai_label: false });
+    expect(added.body).toMatchObject({ key: 'DEMO_SCHEDULED', name: 'Demo scheduled!', sentiment: 'POSITIVE', icon: '', is_system: 0, is_ai_label: 0 });
     const dup = await server.rest('POST', '/workspace-settings/lead-labels/add', { key: org.apiKey, body: { workspace_id: ws, name: 'demo  scheduled', sentiment: 'NEUTRAL' } });
     expect([dup.status, dup.body.code]).toEqual([409, 'label.duplicate']);
     const deleted = await server.rest('DELETE', '/workspace-settings/lead-labels/delete', { key: org.apiKey, body: { workspace_id: ws, ids: [added.body.id] } });

@@ -75,7 +75,7 @@ describe('campaign catalog over REST', () => {
       daily_limit: 25,
       email_accounts: ['sender@out.test'],
       tags: ['Q3'],
-      schedule: { ...SCHEDULE, start_date: '2026-09-01', end_date: null },
+      schedule: { days: ['Monday', 'Tuesday', 'Wednesday'], from_time: '09:00', to_time: '17:00', tz: 'Europe/Berlin', timezone: 'Europe/Berlin', start_date: '2026-09-01', end_date: null },
       camp_st_date: '2026-09-01',
       sequences: [{ step: 1, wait_time: 0, variations: [{ variation: 'A', name: null, subject: 'Hello', body: '<p>Hi</p>' }] }],
       lead_count: 0,

@@ -87,7 +87,7 @@ describe('lead catalog over tRPC and GraphQL', () => {
       variables: { ws: ws() },
     });
     expect(gqlGet.body.errors).toBeUndefined();
-    expect(gqlGet.body.data.leadsByEmail).toEqual([{ id: leadIds[1], email: 'bob@example.com', city: 'Oslo', label: 'MEETING_BOOKED', customVariables: { tier: 'gold' }, campaign: { name: 'Gateway' } }]);
+    expect(gqlGet.body.data.leadsByEmail).toEqual([{ id: leadIds[1], email: 'bob@example.com', city: 'Oslo', label: 'MEETING_BOOKED', customVariables: { tier: 'gold', custom_tier: 'gold' }, campaign: { name: 'Gateway' } }]);
 
     const connection = `query($ws: ID!, $after: String) { workspace(id: $ws) { leads(first: 1, after: $after) { edges { cursor node { id email } } pageInfo { hasNextPage endCursor } } } }`;
     const seen: string[] = [];

@@ -69,14 +69,14 @@ describe.skipIf(missing !== null)('email accounts over REST', () => {
       body: { workspace_id: ws, enable_warmup: 'yes', accounts: [account('rest@out.test'), account('gql@out.test', { smtp_password: 'bad' })] },
     });
     expect(added.status).toBe(200);
-    expect(added.body.added).toEqual([{ email: 'rest@out.test', _id: expect.stringMatching(/^[0-9a-f]{24}$/) }]);
+    expect(added.body.added).toEqual([{ email: 'rest@out.test', _id: expect.stringMatching(/^[0-9a-f]{24}$/), id: added.body.added[0]._id }]);
     expect(added.body.failed).toEqual([{ email: 'gql@out.test', error: expect.stringMatching(/^SMTP login refused/) }]);
     const id = added.body.added[0]._id as string;
 
     const listed = await server.rest('GET', '/account/list', { key: org.apiKey, query: { workspace_id: ws, limit: '10' } });
     expect(listed.status).toBe(200);
     expect(listed.body.accounts).toHaveLength(1);
-    expect(listed.body.accounts[0]).toMatchObject({ _id: id, email: 'rest@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', provider: 'REGULAR_ACCOUNT' });
+    expect(listed.body.accounts[0]).toMatchObject({ _id: id, id, email: 'rest@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', provider: 'REGULAR_ACCOUNT' });
     expect(listed.body.accounts[0].payload).toMatchObject({ name: { first_name: 'Rest', last_name: 'Box' }, smtp_port: smtp.port, imap_port: imap.port });
     expect(JSON.stringify(listed.body)).not.toMatch(/secret|password/i);
 
@@ -85,7 +85,7 @@ describe.skipIf(missing !== null)('email accounts over REST', () => {
     expect(page.body).toMatchObject({ status: 'error', message: 'page is not allowed', errors: [{ field: 'page', message: 'is not allowed' }] });
 
     const status = await server.rest('GET', '/account/status', { key: org.apiKey, query: { workspace_id: ws, email: 'REST@out.test' } });
-    expect(status.body).toEqual({ email: 'rest@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null });
+    expect(status.body).toEqual({ account: 'rest@out.test', email: 'rest@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null });
     const unknown = await server.rest('GET', '/account/status', { key: org.apiKey, query: { workspace_id: ws, email: 'none@out.test' } });
     expect(unknown.status).toBe(404);
 
@@ -99,13 +99,13 @@ describe.skipIf(missing !== null)('email accounts over REST', () => {
     expect([row.dailyLimit, row.signature, row.warmupStatus]).toEqual([12, 'Best', 'ACTIVE']);
 
     const reconnected = await server.rest('POST', '/account/bulk-reconnect', { key: org.apiKey, body: { workspace_id: ws, ids: [id] } });
-    expect(reconnected.body).toEqual({ status: 'success', results: [{ _id: id, email: 'rest@out.test', status: 'ACTIVE' }] });
+    expect(reconnected.body).toEqual({ status: 'success', results: [{ _id: id, id, email: 'rest@out.test', status: 'ACTIVE' }] });
 
     const stats = await server.rest('GET', '/account/email-stats', { key: org.apiKey, query: { workspace_id: ws, start_date: '2026-01-01', end_date: '2026-01-02' } });
     expect(stats.status).toBe(200);
-    expect(stats.body.chart).toEqual([
-      { date: '2026-01-01', sent_count: 0, reply_count: 0, open_count: 0, bounce_count: 0 },
-      { date: '2026-01-02', sent_count: 0, reply_count: 0, open_count: 0, bounce_count: 0 },
+    expect(stats.body.chart.map((d: { label: string; date: string; total_sent_count: number }) => [d.label, d.date, d.total_sent_count])).toEqual([
+      ['Jan 01', '2026-01-01', 0],
+      ['Jan 02', '2026-01-02', 0],
     ]);
     const tooLong = await server.rest('GET', '/account/email-stats', { key: org.apiKey, query: { workspace_id: ws, start_date: '2026-01-01', end_date: '2026-06-01' } });
     expect(tooLong.status).toBe(400);
@@ -164,7 +164,7 @@ describe.skipIf(missing !== null)('email accounts over tRPC and GraphQL', () => 
 
     const trpc = createTRPCClient<typeof emailAccountOnly>({ links: [httpLink({ url: `${server.url}/trpc`, headers: { 'x-api-key': org.apiKey } })] });
     const viaTrpc = await trpc.emailAccount.status.query({ workspace_id: ws, email: 'gql@out.test' });
-    expect(viaTrpc).toEqual({ email: 'gql@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null });
+    expect(viaTrpc).toEqual({ account: 'gql@out.test', email: 'gql@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null });
 
     const updated = await server.graphql(`mutation($ws: ID!, $ids: [ID!]!) { updateEmailAccounts(workspaceId: $ws, ids: $ids, dailyLimit: 5) { updatedIds } }`, { key: org.apiKey, variables: { ws, ids: [id] } });
     expect(updated.body.data.updateEmailAccounts).toEqual({ updatedIds: [id] });

@@ -57,8 +57,12 @@ function idFor(name: string): string {
   return newId();
 }
 
+/** The OpenAPI document's named schemas, which its operations refer to with `$ref`. */
+let components: Record<string, Schema> = {};
+
 function sampleOf(schema: Schema | undefined, name: string, depth = 0): unknown {
   if (!schema || depth > 4) return 'fuzz';
+  if (typeof schema['$ref'] === 'string') return sampleOf(components[schema['$ref'].split('/').pop()!], name, depth);
   if ('const' in schema) return schema['const'];
   if (Array.isArray(schema['enum'])) return schema['enum'][0];
   const branches = (schema['anyOf'] ?? schema['oneOf']) as Schema[] | undefined;
@@ -253,7 +257,8 @@ function fieldVariants(sample: Json): { label: string; input: Json | string; exp
 
 describe('malformed input on every operation is a 4xx, never a 500', () => {
   it('REST: every operation of the OpenAPI document', async () => {
-    const doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> };
+    const doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, Schema> } };
+    components = doc.components.schemas;
     const probes: Probe[] = [];
     let operations = 0;
     const auth = { 'x-api-key': key };

@@ -79,7 +79,7 @@ describe('campaign emails through REST, tRPC and GraphQL', () => {
     });
     expect(gql.body.data.campaignEmails).toEqual({
       pageTrail: rest.body.page_trail,
-      emails: [{ id: rest.body.data[0].id, variation: 'B', sentOn: '2026-05-04T08:00:00.000Z', isText: 0, parentCampaignId: '' }],
+      emails: [{ id: rest.body.data[0].id, variation: 'B', sentOn: '2026-05-04T08:00:00.000Z', isText: false, parentCampaignId: '' }],
     });
     const forbidden = await server.rest('GET', '/unibox/campaign-emails', { key: org.apiKey, query: { workspace_id: foreignWorkspaceId, lead: 'x@example.com' } });
     expect(forbidden.status).toBe(403);

@@ -8,7 +8,7 @@ import { Workspace } from './workspace.graphql';
 const ops = operations.analytics;
 
 operationField('summary', ops.campaignSummary, { on: Campaign, type: 'CampaignSummary' });
-operationField('dailyStats', ops.campaignStats, { on: Campaign, result: 'data', type: 'CampaignDailyStats' });
+operationField('dailyStats', ops.campaignStats, { on: Campaign, result: 'daily', type: 'CampaignDailyStats' });
 operationField('campaignCount', ops.campaignCount, { on: Workspace, type: 'CampaignCountByStatus' });
 operationField('analyticsSummary', ops.workspaceSummary, { on: Workspace, type: 'WorkspaceAnalyticsSummary' });
 operationField('campaignPerformance', ops.workspacePerformance, { on: Workspace, type: 'CampaignPerformance' });

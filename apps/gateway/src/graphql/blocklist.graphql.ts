@@ -1,4 +1,3 @@
-// GraphQL fields of the blocklist operations.
 import { operations } from '@outreach/core';
 import { connectionField } from './connection';
 import { operationField } from './operation-field';

@@ -1,9 +1,9 @@
 // GraphQL fields of the campaign operations. Campaign is the type of campaign.listAll's
 // rows (settings, schedule, sequence, subsequence events and counters), read again through
 // that operation after every change.
-import { operations, toDomainError } from '@outreach/core';
+import { operations } from '@outreach/core';
 import { connectionField } from './connection';
-import { entity, lookupField, operationField, referenceField, run, typeOf } from './operation-field';
+import { entity, lookupField, nullWhen, operationField, run, typeOf } from './operation-field';
 import { Workspace } from './workspace.graphql';
 
 const ops = operations.campaign;
@@ -24,21 +24,15 @@ const naming = { names, types };
 
 export const Campaign = entity(typeOf(ops.listAll, 'Campaign', naming), {
   bind: { campaign_id: (c: { id: string }) => c.id },
+  node: true,
   load: async (ctx, workspaceId, id) => (await run(ctx, ops.listAll, { workspace_id: workspaceId, campaign_id: id }))[0],
   // The list's counters cost a scan of the campaign's leads and sends: a lookup reads them only when asked.
-  probe: async (ctx, workspaceId, id) => {
-    try {
-      return { id: (await run(ctx, ops.getName, { workspace_id: workspaceId, campaign_id: id })).campaign_id };
-    } catch (error) {
-      if (toDomainError(error)?.kind === 'not_found') return null;
-      throw error;
-    }
-  },
+  probe: (ctx, workspaceId, id) => nullWhen('not_found', run(ctx, ops.getName, { workspace_id: workspaceId, campaign_id: id }).then((found) => ({ id: found.campaign_id }))),
 });
 const returnsCampaign = { entity: Campaign, id: (out: { id?: string }, input: Record<string, unknown>) => out.id ?? input['campaign_id'] };
 
 lookupField('campaign', Campaign, 'A campaign or subsequence of the workspace; null when the workspace has none with this id');
-referenceField(Campaign, 'parent', Campaign, (c: { parent_camp_id: string }) => c.parent_camp_id, 'The parent campaign of a subsequence; null for a parent campaign');
+lookupField('parent', Campaign, 'The parent campaign of a subsequence; null for a parent campaign', Campaign, (c: { parent_camp_id: string }) => c.parent_camp_id);
 connectionField('campaigns', ops.listAll, { on: Workspace, type: 'Campaign', names: { ...names, campaign_id: 'campaignId' } });
 operationField('variationStats', ops.variationStats, { on: Campaign, names, type: 'StepVariationStats', types: { variations: 'VariationStats' } });
 operationField('campaignStats', ops.statsAll, { on: Workspace, type: 'WorkspaceCampaignStats' });

@@ -35,7 +35,7 @@ describe('campaign reads and writes a UI needs', () => {
     });
     expect(set.body.errors).toBeUndefined();
     const listed = await server.rest('GET', '/campaign/list-all', { key: org.apiKey, query: { workspace_id: org.workspaceId, campaign_id: campaign.id } });
-    expect(listed.body[0]).toMatchObject({ camp_st_date: '2026-07-01', schedule: { timezone: 'Europe/Oslo', timing: { from: '09:00', to: '17:00' } } });
+    expect(listed.body[0]).toMatchObject({ camp_st_date: '2026-07-01', schedule: { days: ['Monday', 'Wednesday'], tz: 'Europe/Oslo', from_time: '09:00', to_time: '17:00' } });
     const bad = await server.graphql(schedule, {
       key: org.apiKey,
       variables: { ws: org.workspaceId, id: campaign.id, s: [{ days: { '1': true }, timezone: 'Mars/Olympus', timing: { from: '09:00', to: '17:00' } }] },
@@ -58,6 +58,23 @@ describe('campaign lookups and references never cross workspaces', () => {
     expect(r.body.data).toEqual({ campaign: { id: child.id, parentId: foreign.id, parent: null }, other: null });
     const refused = await server.graphql(`query($ws: ID!, $id: ID!) { campaign(workspaceId: $ws, id: $id) { name } }`, { key: org.apiKey, variables: { ws: other.workspaceId, id: foreign.id } });
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it("reads a campaign's variation stats only through a campaign read in its own workspace", async () => {
+    const other = await createTestOrganization({ db: server.db });
+    const theirs = { db: server.db.prisma, organizationId: other.organizationId, workspaceId: other.workspaceId };
+    const campaign = await createTestCampaign({ ...theirs, steps: [{ variations: [{ label: 'A' }] }] });
+    const lead = await createTestLead({ ...theirs, campaignId: campaign.id, email: 'theirs@example.com' });
+    const variationId = (campaign.variations as Record<number, Record<string, string>>)[1]!.A!;
+    await recordTestSend({ ...theirs, campaignId: campaign.id, leadId: lead.id, step: 1, variationId, variationLabel: 'A', sentAt: new Date('2026-06-02T10:00:00Z') });
+    // A lead of ours naming their campaign: neither it nor its stats are read through our workspace.
+    await createTestLead({ db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId, campaignId: campaign.id, email: 'ours@example.com' });
+    const query = `query($ws: ID!, $id: ID!, $email: String!) { campaign(workspaceId: $ws, id: $id) { variationStats { variations { sent } } } leadsByEmail(workspaceId: $ws, email: $email) { campaign { variationStats { variations { sent } } } } }`;
+    const ours = await server.graphql(query, { key: org.apiKey, variables: { ws: org.workspaceId, id: campaign.id, email: 'ours@example.com' } });
+    expect(ours.body).toEqual({ data: { campaign: null, leadsByEmail: [{ campaign: null }] } });
+    const own = await server.graphql(query, { key: other.apiKey, variables: { ws: other.workspaceId, id: campaign.id, email: 'theirs@example.com' } });
+    expect(own.body.data.campaign.variationStats).toEqual([{ variations: [{ sent: 1 }] }]);
+    expect(own.body.data.leadsByEmail).toEqual([{ campaign: { variationStats: [{ variations: [{ sent: 1 }] }] } }]);
   });
 
   it('pages campaigns with opaque cursors and counts them', async () => {

@@ -3,7 +3,7 @@ import { operations } from '@outreach/core';
 import { operationField } from './operation-field';
 
 const ops = operations.client;
-const types = { client_permissions: 'ClientGrant' };
+const types = { client_permissions: 'ClientGrant', workspaces: 'ClientWorkspaceGrant' };
 const names = { client_id: 'id', client_email: 'email', client_first_name: 'firstName', client_last_name: 'lastName', client_business_name: 'businessName', client_permissions: 'grants' };
 const inputs = { types, names: { ...names, client_id: 'clientId', client_permissions: 'permissions' } };
 

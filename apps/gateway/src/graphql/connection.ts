@@ -1,13 +1,11 @@
-// Relay connections over an operation's own paging (docs/api.md, "GraphQL"): `skip` +
-// `limit` and `page` + `limit` are offsets, `page_trail` a keyset cursor. Cursors are
-// opaque; `totalCount` comes from a counting operation when one is given, otherwise it
-// is found by probing the listing operation itself (null for keyset lists).
+// Relay connections over an operation's own paging (docs/api.md, "GraphQL schema"): `skip` +
+// `limit` and `page` + `limit` are offsets, `page_trail` a keyset cursor. Cursors are opaque;
+// `totalCount` comes from a counting operation when one is given, else from probing the listing.
 import { invalidField, type Ctx } from '@outreach/core';
-import { builder } from './builder';
-import { bound, run, typeOf, type Bindings, type Input, type Op, type Parent } from './operation-field';
-import { argsOf, inputObject, placeOf, rowsOf, toVendor, type Naming } from './zod-to-graphql';
+import type { GraphqlContext } from './builder';
+import { defineField, run, typeOf, type FieldOptions, type Input, type Op } from './operation-field';
+import { inputObject, rowsOf } from './zod-to-graphql';
 
-const PAGING_KEYS = ['skip', 'limit', 'page', 'page_trail'];
 const MAX_PAGE = 100;
 
 const encode = (cursor: unknown[]) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
@@ -16,7 +14,7 @@ function decodeCursor(field: string, cursor: string, tag: string): any[] {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value[0] === tag) return value;
   } catch {
-    // fall through
+    // not JSON: refused below
   }
   throw invalidField(field, 'is not a cursor of this list');
 }
@@ -34,42 +32,29 @@ interface PagingArgs {
   before?: string | null;
 }
 
-export interface ConnectionOptions extends Naming {
-  on?: Parent;
-  /** The key of the output holding the rows, when it is not the output itself or its `data`. */
-  result?: string;
-  bind?: Bindings;
-  /** Name of the node type (default: the operation's name in PascalCase). */
-  type?: string;
-  description?: string;
-  /** Counts the rows a call with these inputs lists, when an operation can; null to probe. */
-  count?: (ctx: Ctx, input: Input) => Promise<number | null>;
-}
-
-/** A connection field `name` listing an operation's rows. */
-export function connectionField(name: string, op: Op, options: ConnectionOptions = {}): void {
-  const naming: Naming = options;
-  const input = inputObject(op.input);
-  const keys = Object.keys((input as any)._zod.def.shape);
+/**
+ * A connection field `name` listing an operation's rows. `count` counts the rows a call with
+ * these inputs lists, when an operation can (null: probe the listing).
+ */
+export function connectionField(name: string, op: Op, options: FieldOptions & { count?: (ctx: Ctx, input: Input) => Promise<number | null> } = {}): void {
+  const keys = Object.keys((inputObject(op.input) as any)._zod.def.shape);
   const style = keys.includes('skip') ? 'skip' : keys.includes('page') ? 'page' : 'trail';
   const rows = rowsOf(op.output, options.result);
-  const bindings: Bindings = { ...options.on?.bind, ...options.bind };
-  const skip = new Set([...PAGING_KEYS, ...(options.on ? ['workspace_id'] : []), ...Object.keys(bindings)]);
-  const field = (t: any) =>
+  defineField(name, op, options, ['skip', 'limit', 'page', 'page_trail'], (t, args, vendor) =>
     t.connection(
       {
-        type: typeOf(op, options.type, naming, options.result),
+        type: typeOf(op, options.type, options, options.result),
         description: options.description ?? op.description ?? op.summary,
-        args: argsOf(t, input, placeOf(op.name, 'input', naming), skip),
-        resolve: async (parent: any, args: Input & PagingArgs, { ctx }: { ctx: Ctx }) => {
-          const base = { ...toVendor(input, args, naming), ...bound(parent, options.on, bindings) };
+        args,
+        resolve: async (parent: any, given: Input & PagingArgs, { ctx }: GraphqlContext) => {
+          const base = vendor(parent, given);
           const list = (extra: Input) => run(ctx, op, { ...base, ...extra }).then((output) => rows.read(output));
-          const { edges, hasNextPage, hasPreviousPage, totalCount } = style === 'trail' ? await trailPage(ctx, op, base, args) : await offsetPage(style, list, args);
+          const page = style === 'trail' ? await trailPage(ctx, op, base, given) : await offsetPage(style, list, given);
           return {
-            edges,
-            pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+            edges: page.edges,
+            pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: page.edges[0]?.cursor ?? null, endCursor: page.edges.at(-1)?.cursor ?? null },
             // Counted only when asked for: by the counting operation if any, else as the page says.
-            totalCount: async () => (options.count ? ((await options.count(ctx, base)) ?? totalCount()) : totalCount()),
+            totalCount: async () => (options.count ? ((await options.count(ctx, base)) ?? page.totalCount()) : page.totalCount()),
           };
         },
       },
@@ -78,9 +63,8 @@ export function connectionField(name: string, op: Op, options: ConnectionOptions
           totalCount: c.int({ nullable: true, description: 'Rows of the whole list; null where the operation cannot count them', resolve: (conn: Page) => conn.totalCount() }),
         }),
       },
-    );
-  if (options.on) builder.objectField(options.on.ref, name, field);
-  else builder.queryField(name, field);
+    ),
+  );
 }
 
 function pageSize(args: PagingArgs): number {
@@ -99,20 +83,18 @@ async function offsetPage(style: 'skip' | 'page', list: (extra: Input) => Promis
     start = Math.max(0, before - size);
     size = before - start;
   }
-  // `page` + `limit` reach an offset in pages of a size dividing it: gcd(start, size).
+  // `count` rows from `from`: with `page` + `limit`, from the one or two pages of size `count` holding them.
   const range = async (from: number, count: number): Promise<any[]> => {
-    if (count === 0) return [];
     if (style === 'skip') return list({ skip: from, limit: count });
-    const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-    const step = gcd(from, count);
-    const pages = Array.from({ length: count / step }, (_, i) => list({ page: from / step + 1 + i, limit: step }));
-    return (await Promise.all(pages)).flat();
+    const first = Math.floor(from / count);
+    const pages = first === Math.floor((from + count - 1) / count) ? [first] : [first, first + 1];
+    const found = (await Promise.all(pages.map((p) => list({ page: p + 1, limit: count })))).flat();
+    return found.slice(from - first * count, from - first * count + count);
   };
-  const wanted = style === 'skip' ? Math.min(size + 1, MAX_PAGE) : size;
-  const found = await range(start, wanted);
-  let hasNextPage = found.length > size || before !== null;
+  // One row more than the page tells whether another follows.
+  const found = await range(start, size + 1);
   const shown = found.slice(0, size);
-  if (!hasNextPage && shown.length === size && wanted === size) hasNextPage = (await range(start + size, 1)).length > 0;
+  const hasNextPage = found.length > size || before !== null;
   const has = async (offset: number) => (await range(offset, 1)).length > 0;
   return {
     edges: shown.map((node, i) => ({ node, cursor: encode(['o', start + i]) })),
@@ -161,4 +143,3 @@ async function trailPage(ctx: Ctx, op: Op, base: Input, args: PagingArgs): Promi
   }
   return { edges, hasNextPage, hasPreviousPage: args.after != null, totalCount: async () => null };
 }
-

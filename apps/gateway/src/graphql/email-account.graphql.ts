@@ -2,23 +2,39 @@
 // usernames are in no output schema, so in no type.
 import { operations } from '@outreach/core';
 import { connectionField } from './connection';
-import { operationField, typeOf, type Parent } from './operation-field';
+import { entity, findListed, operationField, typeOf } from './operation-field';
 import { Workspace } from './workspace.graphql';
 
 const ops = operations.emailAccount;
-const names = { cmps: 'campaignIds', tags: 'tagIds', email_acc_id: 'emailAccountId', to_workspace_id: 'toWorkspaceId' };
+const names = {
+  cmps: 'campaignIds',
+  tags: 'tagIds',
+  email_acc_id: 'emailAccountId',
+  email_acc_ids: 'emailAccountIds',
+  to_workspace_id: 'toWorkspaceId',
+  // payload.analytics: the vendor's keys start with their window (GraphQL names end with it).
+  '7d_replyrate': 'replyRate7d',
+  '7d_ooo_replyrate': 'oooReplyRate7d',
+};
+// REST answers a mailbox's id as `_id` and `id`: GraphQL has it once, as `id`.
+const naming = { names, hide: ['id'] };
 
-const EmailAccount: Parent = { ref: typeOf(ops.list, 'EmailAccount', { names }, 'accounts'), bind: { email: (a: { email: string }) => a.email } };
+const EmailAccount = entity(typeOf(ops.list, 'EmailAccount', naming, 'accounts'), {
+  bind: { email: (a: { email: string }) => a.email },
+  node: true,
+  load: (ctx, workspaceId, id) => findListed(ctx, ops.list, { workspace_id: workspaceId }, id, (output) => output.accounts),
+});
 
-connectionField('emailAccounts', ops.list, { on: Workspace, result: 'accounts', type: 'EmailAccount', names });
+connectionField('emailAccounts', ops.list, { on: Workspace, result: 'accounts', type: 'EmailAccount', ...naming });
 operationField('health', ops.status, { on: EmailAccount, type: 'EmailAccountStatus', description: 'Connection state of the mailbox: status, last error, last INBOX read' });
 operationField('emailStats', ops.emailStats, { on: Workspace, names, type: 'EmailStats' });
-operationField('addEmailAccounts', ops.bulkAdd, { type: 'AddEmailAccountsResult', types: { accounts: 'NewEmailAccount' } });
+operationField('emailStatsBulk', ops.emailStatsBulk, { on: Workspace, names, type: 'EmailStatsBulk' });
+operationField('addEmailAccounts', ops.bulkAdd, { ...naming, type: 'AddEmailAccountsResult', types: { accounts: 'NewEmailAccount' } });
 operationField('deleteEmailAccount', ops.delete);
 operationField('enableEmailAccountWarmup', ops.enableWarmup, { type: 'EmailAccountWarmup' });
 operationField('pauseEmailAccountWarmup', ops.pauseWarmup, { type: 'EmailAccountWarmup' });
 operationField('updateEmailAccounts', ops.bulkUpdate, { type: 'EmailAccountsUpdated' });
 operationField('setEmailAccountsWarmup', ops.bulkUpdateWarmup, { result: 'updated_count' });
 operationField('assignEmailAccountTag', ops.bulkAssignTags, { result: 'updated_count' });
-operationField('reconnectEmailAccounts', ops.bulkReconnect, { result: 'results', type: 'EmailAccountReconnected' });
+operationField('reconnectEmailAccounts', ops.bulkReconnect, { ...naming, result: 'results', type: 'EmailAccountReconnected' });
 operationField('moveEmailAccounts', ops.moveWorkspace, { names, result: 'moved' });

@@ -27,12 +27,25 @@ describe('GraphQL for mailbox bulk changes and statistics', () => {
     expect(await server.db.prisma.emailAccountTag.count({ where: { tagId } })).toBe(2);
 
     const stats = await server.graphql(
-      `query($ws: ID!) { workspace(id: $ws) { emailStats(startDate: "2026-03-01", endDate: "2026-03-03") { header { totalSentCount totalOpenCount } chart { date sentCount } } } }`,
+      `query($ws: ID!) { workspace(id: $ws) { emailStats(startDate: "2026-03-01", endDate: "2026-03-03") { header { totalSentCount totalOpenCount totalOooReplyCount replyRateWithOoo } chart { label date totalSentCount } } } }`,
       { key: org.apiKey, variables: vars },
     );
     expect(stats.body.errors).toBeUndefined();
-    expect(stats.body.data.workspace.emailStats.header).toEqual({ totalSentCount: 1, totalOpenCount: 1 });
-    expect(stats.body.data.workspace.emailStats.chart.map((d: any) => d.sentCount)).toEqual([0, 1, 0]);
+    expect(stats.body.data.workspace.emailStats.header).toEqual({ totalSentCount: 1, totalOpenCount: 1, totalOooReplyCount: 0, replyRateWithOoo: 0 });
+    expect(stats.body.data.workspace.emailStats.chart.map((d: any) => [d.label, d.totalSentCount])).toEqual([['Mar 01', 0], ['Mar 02', 1], ['Mar 03', 0]]);
+
+    const bulk = await server.graphql(
+      `query($ws: ID!, $ids: [ID!]) { workspace(id: $ws) { emailStatsBulk(startDate: "2026-03-01", endDate: "2026-03-03", emailAccountIds: $ids, includeChart: false) { page limit totalAccounts hasMore accounts { emailAccountId email header { totalSentCount openRate } chart { date } } } } }`,
+      { key: org.apiKey, variables: { ws: org.workspaceId, ids: [a.id] } },
+    );
+    expect(bulk.body.errors).toBeUndefined();
+    expect(bulk.body.data.workspace.emailStatsBulk).toEqual({
+      page: 1,
+      limit: 100,
+      totalAccounts: 1,
+      hasMore: false,
+      accounts: [{ emailAccountId: a.id, email: 'a@out.test', header: { totalSentCount: 1, openRate: 100 }, chart: [] }],
+    });
 
     const tooLong = await server.graphql(`query($ws: ID!) { workspace(id: $ws) { emailStats(startDate: "2026-01-01", endDate: "2026-12-31") { header { totalSentCount } } } }`, { key: org.apiKey, variables: vars });
     expect(tooLong.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -51,7 +64,24 @@ describe('GraphQL for mailbox bulk changes and statistics', () => {
     });
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
 
-    const listed = await server.graphql(`query($ws: ID!) { workspace(id: $ws) { emailAccounts(first: 10) { totalCount edges { node { email health { status lastError } } } } } }`, { key: org.apiKey, variables: vars });
-    expect(listed.body.data.workspace.emailAccounts).toEqual({ totalCount: 1, edges: [{ node: { email: 'a@out.test', health: { status: 'ACTIVE', lastError: null } } }] });
+    const listed = await server.graphql(
+      `query($ws: ID!) { workspace(id: $ws) { emailAccounts(first: 10) { totalCount edges { node { id email health { account status lastError } payload { analytics { healthScores { healthScore overallWarmupHealth7d bounceRate3d } replyRates { replyRate7d } dailyCounters { emailSentToday } } } } } } } }`,
+      { key: org.apiKey, variables: vars },
+    );
+    expect(listed.body.errors).toBeUndefined();
+    // The send of 2026-03-02 is older than the last 7 days.
+    expect(listed.body.data.workspace.emailAccounts).toEqual({
+      totalCount: 1,
+      edges: [
+        {
+          node: {
+            id: a.id,
+            email: 'a@out.test',
+            health: { account: 'a@out.test', status: 'ACTIVE', lastError: null },
+            payload: { analytics: { healthScores: { healthScore: 100, overallWarmupHealth7d: 100, bounceRate3d: -1 }, replyRates: { replyRate7d: -1 }, dailyCounters: { emailSentToday: 0 } } },
+          },
+        },
+      ],
+    });
   });
 });

@@ -1,18 +1,10 @@
 // GraphiQL served from our own package (@graphql-yoga/render-graphiql ships the GraphiQL
 // bundle, its stylesheet and Monaco's workers), never from a CDN: it works offline and
-// behind a firewall. The page is small and references its assets under
-// `/graphql/assets/`; they are read from the package only once GraphiQL is asked for.
-import express, { type Request, type Response, type Router } from 'express';
-import { createHash } from 'node:crypto';
+// behind a firewall. The page references its assets under `/graphql/assets/`.
+import express, { type Router } from 'express';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
-interface Asset {
-  type: string;
-  body: Buffer;
-  etag: string;
-}
-
-/** Asset file name → the export of @graphql-yoga/render-graphiql/graphiql holding it. */
+/** Asset file name → its content type and the export of @graphql-yoga/render-graphiql/graphiql holding it. */
 const FILES = {
   'graphiql.js': { type: 'text/javascript', key: 'js' },
   'graphiql.css': { type: 'text/css', key: 'css' },
@@ -22,22 +14,6 @@ const FILES = {
   'favicon.ico': { type: 'image/x-icon', key: 'favicon' },
 } as const;
 type FileName = keyof typeof FILES;
-
-let loading: Promise<Map<string, Asset>> | undefined;
-/** The bundle is 9 MB: loaded on the first GraphiQL request, then kept. */
-function assets(): Promise<Map<string, Asset>> {
-  loading ??= import('@graphql-yoga/render-graphiql/graphiql').then((bundle) => {
-    const files = new Map<string, Asset>();
-    for (const [name, { type, key }] of Object.entries(FILES)) {
-      const text = bundle[key];
-      // The favicon is a data: URL; served as the bytes it holds.
-      const body = key === 'favicon' ? Buffer.from(text.slice(text.indexOf(',') + 1), 'base64') : Buffer.from(text, 'utf8');
-      files.set(name, { type, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
-    }
-    return files;
-  });
-  return loading;
-}
 
 /** `<` escaped, so that no value can close the inline script. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -72,17 +48,19 @@ export function graphiqlPage(base: string) {
 `;
 }
 
-/** Serves the assets the page references: `GET <base>/<file>`, revalidated by ETag. */
+/**
+ * Serves the assets the page references: `GET <base>/<file>`. The 9 MB bundle is loaded on
+ * the first request, then kept; express gives each answer an ETag and answers 304 to a
+ * request revalidating it. An unknown file falls through to the app's 404.
+ */
 export function graphiqlAssets(): Router {
-  const router = express.Router();
-  router.get('/:file', async (req: Request, res: Response) => {
-    const asset = Object.hasOwn(FILES, String(req.params['file'])) ? (await assets()).get(String(req.params['file'])) : undefined;
-    if (!asset) {
-      res.status(404).json({ status: 'error', message: `no such path: ${req.method} ${req.originalUrl.split('?')[0]}`, code: 'request.unknown_path' });
-      return;
-    }
-    // Express answers 304 to a request whose If-None-Match holds this ETag.
-    res.set({ 'Content-Type': asset.type, 'Cache-Control': 'no-cache', ETag: asset.etag }).send(asset.body);
+  let bundle: Promise<Record<string, string>> | undefined;
+  return express.Router().get('/:file', async (req, res, next) => {
+    const file = String(req.params['file']);
+    if (!Object.hasOwn(FILES, file)) return next();
+    const { type, key } = FILES[file as FileName];
+    const text = (await (bundle ??= import('@graphql-yoga/render-graphiql/graphiql')))[key]!;
+    // The favicon is a data: URL, served as the bytes it holds.
+    res.set({ 'Content-Type': type, 'Cache-Control': 'no-cache' }).send(key === 'favicon' ? Buffer.from(text.slice(text.indexOf(',') + 1), 'base64') : text);
   });
-  return router;
 }

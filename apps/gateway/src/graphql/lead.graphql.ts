@@ -1,24 +1,29 @@
 // GraphQL fields of the lead operations. Lead is the type of the read operations' rows
-// (hidden labels already applied by core); its campaign is read through campaign.listAll.
+// (hidden labels already applied by core); its campaign is read through the Campaign entity.
 import { operations, type Ctx } from '@outreach/core';
 import { Campaign } from './campaign.graphql';
 import { connectionField } from './connection';
-import { operationField, referenceField, run, typeOf, type Input, type Parent } from './operation-field';
+import { entity, lookupField, operationField, run, typeOf, type Input } from './operation-field';
 import { Workspace } from './workspace.graphql';
 
 const ops = operations.lead;
 const names = { '*': 'customVariables', modified_at: 'updatedAt', camp_name: 'campaignName', email_acc_name: 'emailAccountName', delete_list: 'emails', subseq_id: 'subsequenceId' };
 
-export const Lead: Parent = { ref: typeOf(ops.get, 'Lead', { names }), bind: {} };
+/** Read again through lead.workspaceLeads, by its `lead_id` filter. */
+export const Lead = entity(typeOf(ops.get, 'Lead', { names }), {
+  node: true,
+  load: async (ctx, workspaceId, id) => (await run(ctx, ops.workspaceLeads, { workspace_id: workspaceId, lead_id: id, limit: 1 }))[0],
+});
 
-/** lead.countByStatus counts what the listing lists unless it filters by label or address. */
+/** lead.countByStatus counts what the listing lists unless it filters by label, address or id. */
 async function countLeads(ctx: Ctx, input: Input): Promise<number | null> {
-  if (input['label'] !== undefined || input['email'] !== undefined) return null;
+  if (input['label'] !== undefined || input['email'] !== undefined || input['lead_id'] !== undefined) return null;
   const counts = await run<{ status: string; count: number }[]>(ctx, ops.countByStatus, { workspace_id: input['workspace_id'], campaign_id: input['campaign_id'] });
   return counts.filter((c) => input['status'] === undefined || c.status === input['status']).reduce((sum, c) => sum + c.count, 0);
 }
 
-referenceField(Lead, 'campaign', Campaign, (lead: { campaign_id: string }) => lead.campaign_id, 'The campaign (or subsequence) the lead is in');
+lookupField('lead', Lead, 'A lead of the workspace by id; null when the workspace has none with this id');
+lookupField('campaign', Campaign, 'The campaign (or subsequence) the lead is in', Lead, (lead: { campaign_id: string }) => lead.campaign_id);
 connectionField('leads', ops.workspaceLeads, { on: Workspace, type: 'Lead', names, count: countLeads });
 operationField('leadsByEmail', ops.get, { type: 'Lead', names });
 operationField('leadCountsByStatus', ops.countByStatus, { on: Workspace, type: 'LeadStatusCount' });

@@ -134,7 +134,7 @@ describe('GraphQL query limits', () => {
       const declared = required.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
       const args = [...required.map((a) => `${a.name}: $${a.name}`), ...(isConnection(f) ? ['first: 100'] : [])];
       const named = getNamedType(f.type);
-      const body = isObjectType(named) ? ` { ${selection(named, new Set([named.name]), isConnection(f) ? innerPage : 100)} }` : '';
+      const body = isObjectType(named) ? ` { ${selection(named, new Set([named.name]), isConnection(f) ? innerPage : 100)} }` : isInterfaceType(named) ? ' { __typename }' : '';
       return `${kind} Full${declared ? `(${declared})` : ''} { ${f.name}${args.length ? `(${args.join(', ')})` : ''}${body} }`;
     };
     const checked: string[] = [];

@@ -1,9 +1,9 @@
 // A GraphQL field is built from an operation by one helper, as a tRPC procedure is by
-// procedureFor: its arguments and its type come from the operation's zod schemas
+// procedureFor: its arguments and type come from the operation's zod schemas
 // (zod-to-graphql.ts), and every read and write runs through executeOperation.
-import { executeOperation, type Ctx, type Operation } from '@outreach/core';
-import { builder } from './builder';
-import { argsOf, decode, FULL, inputObject, keyOf, objectRef, outputType, placeOf, rowsOf, specOf, toVendor, type Names, type Naming, type Spec } from './zod-to-graphql';
+import { executeOperation, invalidField, ObjectId, toDomainError, type Ctx, type Operation } from '@outreach/core';
+import { builder, Node, nodeTypes, type GraphqlContext } from './builder';
+import { argsOf, decode, FULL, inputObject, keyOf, objectRef, outputType, placeOf, rowsOf, specOf, toVendor, type Naming, type Spec } from './zod-to-graphql';
 
 export type Op = Operation<any, any, any>;
 export type Input = Record<string, unknown>;
@@ -19,10 +19,7 @@ function mark(value: unknown, workspaceId: string): void {
   for (const inner of Object.values(value)) mark(inner, workspaceId);
 }
 
-/**
- * Runs an operation for a resolver; what it answers is scoped to the workspace it ran in.
- * Failures are thrown as they are: yoga's maskError (yoga.ts) answers them.
- */
+/** Runs an operation for a resolver, scoping what it answers to its workspace; failures go to yoga's maskError as they are. */
 export async function run<T = any>(ctx: Ctx, op: Op, input: Input): Promise<T> {
   const output = await executeOperation({ op, ctx, input });
   if (typeof input['workspace_id'] === 'string') mark(output, input['workspace_id'].toLowerCase());
@@ -34,14 +31,17 @@ export interface Parent<T extends object = any> {
   ref: any;
   bind: Bindings<T>;
 }
-/** An object type that can be read again by id through an operation (lookups, mutation results, references). */
+/** An object type read again by id through an operation: lookups, references, mutation results, `node`. */
 export interface Entity<T extends object = any> extends Parent<T> {
+  /** A workspace: read by its own id (`workspace(id)`), a node of itself only. */
+  workspace?: boolean;
   load(ctx: Ctx, workspaceId: string, id: string): Promise<T | null>;
   /** What a lookup or a reference answers: the whole record, or a stub read in full on demand (`probe`). */
   lookup(ctx: Ctx, workspaceId: string, id: string): Promise<T | null>;
 }
 
 const loaded = new WeakMap<Ctx, Map<string, Promise<unknown>>>();
+const nodes: Entity[] = [];
 /** Loads are shared within a request (a page of leads asks for each campaign once) until a mutation runs. */
 export function entity<T extends object>(
   ref: any,
@@ -50,10 +50,13 @@ export function entity<T extends object>(
     load: (ctx: Ctx, workspaceId: string, id: string) => Promise<T | null | undefined>;
     /**
      * A cheaper operation answering whether the workspace has the object: a lookup then answers
-     * a stub holding what the probe read, and `load` runs only when a field outside it is asked
-     * for (a campaign's variation stats need no counters).
+     * a stub of what it read, and `load` runs only when a field outside it is asked for (a
+     * campaign's variation stats need no counters).
      */
     probe?: (ctx: Ctx, workspaceId: string, id: string) => Promise<Partial<T> | null>;
+    /** The type implements Node: `node(workspaceId, id)` tries its lookup. */
+    node?: boolean;
+    workspace?: boolean;
   },
 ): Entity<T> {
   const memoized = (ctx: Ctx, kind: string, workspaceId: string, id: string, read: () => Promise<unknown>) => {
@@ -65,26 +68,59 @@ export function entity<T extends object>(
   };
   const load = (ctx: Ctx, workspaceId: string, id: string) => memoized(ctx, 'load', workspaceId, id, () => options.load(ctx, workspaceId, id)) as Promise<T | null>;
   const probe = options.probe;
-  return {
-    ref,
-    bind: options.bind ?? {},
-    load,
-    lookup: probe
-      ? (ctx, workspaceId, id) =>
-          memoized(ctx, 'probe', workspaceId, id, async () => {
-            const found = await probe(ctx, workspaceId, id);
-            if (!found) return null;
-            const stub = { ...found, [FULL]: () => load(ctx, workspaceId, id) };
-            mark(stub, workspaceId.toLowerCase());
-            return stub;
-          }) as Promise<T | null>
-      : load,
-  };
+  const lookup = probe
+    ? (ctx: Ctx, workspaceId: string, id: string) =>
+        memoized(ctx, 'probe', workspaceId, id, async () => {
+          const found = await probe(ctx, workspaceId, id);
+          if (!found) return null;
+          const stub = { ...found, [FULL]: () => load(ctx, workspaceId, id) };
+          mark(stub, workspaceId.toLowerCase());
+          return stub;
+        }) as Promise<T | null>
+    : load;
+  const result: Entity<T> = { ref, bind: options.bind ?? {}, workspace: options.workspace, load, lookup };
+  if (options.node) {
+    nodeTypes.refs.add(ref);
+    nodes.push(result);
+  }
+  return result;
+}
+
+/** A read's value, or null when it fails with this domain error kind or code. */
+export const nullWhen = <T>(what: string, read: Promise<T>): Promise<T | null> =>
+  read.catch((error) => {
+    const domain = toDomainError(error);
+    if (domain?.kind === what || domain?.code === what) return null;
+    throw error;
+  });
+
+/** The row with this `_id` of a skip/limit listing that has no id filter, found page by page. */
+export async function findListed(ctx: Ctx, op: Op, input: Input, id: string, rows: (output: any) => { _id: string }[] = (output) => output): Promise<any> {
+  for (let skip = 0; ; skip += 1000) {
+    const page = rows(await run(ctx, op, { ...input, skip, limit: 1000 }));
+    const found = page.find((row) => row._id === id.toLowerCase());
+    if (found || page.length < 1000) return found;
+  }
+}
+
+/** The entity of the workspace with this id, whatever its type: ids are ObjectIds, unique across types. */
+async function readNode(ctx: Ctx, workspaceId: string, id: string): Promise<object | null> {
+  const parsed = ObjectId.safeParse(id);
+  if (!parsed.success) throw invalidField('id', parsed.error.issues[0]!.message);
+  for (const target of nodes) {
+    if (target.workspace && parsed.data !== workspaceId.toLowerCase()) continue;
+    // A type a client key may not read holds no node for it.
+    const found = await nullWhen('auth.permission_denied', target.lookup(ctx, workspaceId, parsed.data));
+    if (found) {
+      nodeTypes.of.set(found, target.ref.name);
+      return found;
+    }
+  }
+  return null;
 }
 
 /** The object type of an operation's rows (the elements of an array, of a record or of `data`). */
-export const typeOf = (op: Op, type?: string, naming: Naming = {}, key?: string) =>
-  objectRef(rowsOf(op.output, key).item, placeOf(op.name, 'output', naming, type));
+export const typeOf = (op: Op, type?: string, naming: Naming = {}, key?: string) => objectRef(rowsOf(op.output, key).item, placeOf(op.name, 'output', naming, type));
 
 export interface FieldOptions extends Naming {
   /** A field of this type, run in the workspace the object was read in; else a root field. */
@@ -92,7 +128,7 @@ export interface FieldOptions extends Naming {
   bind?: Bindings;
   /** Inputs this field sets itself (not arguments). */
   fixed?: Input;
-  /** Answer one key of the output. */
+  /** Answer one key of the output (a connection: the key holding the rows). */
   result?: string;
   /** Name of the result's object type (default: the operation's name in PascalCase). */
   type?: string;
@@ -101,73 +137,65 @@ export interface FieldOptions extends Naming {
   description?: string;
 }
 
-/** Builds the field `name` from an operation: arguments from its input, type from its output. */
-export function operationField(name: string, op: Op, options: FieldOptions = {}): void {
-  const naming: Naming = options;
+const register = (name: string, on: { ref: any } | undefined, kind: 'query' | 'mutation', field: (t: any) => unknown) =>
+  on ? builder.objectField(on.ref, name, field as never) : kind === 'query' ? builder.queryField(name, field as never) : builder.mutationField(name, field as never);
+
+/**
+ * Registers the field `name` of an operation (on the root, or on `options.on`): its arguments are
+ * the operation's inputs less those it fills in itself (`fixed`, the parent's workspace and
+ * bindings, `skip`); `vendor` turns a call's arguments into the operation's input.
+ */
+export function defineField(name: string, op: Op, options: FieldOptions, skip: string[], make: (t: any, args: unknown, vendor: (parent: any, args: Input) => Input) => unknown): void {
   const input = inputObject(op.input);
   const bindings: Bindings = { ...options.on?.bind, ...options.bind };
-  const skip = new Set([...(options.on ? ['workspace_id'] : []), ...Object.keys(bindings), ...Object.keys(options.fixed ?? {})]);
+  const skipped = new Set([...skip, ...(options.on ? ['workspace_id'] : []), ...Object.keys(bindings), ...Object.keys(options.fixed ?? {})]);
+  const parentInputs = (parent: any): Input =>
+    options.on ? { workspace_id: scopeOf(parent), ...Object.fromEntries(Object.entries(bindings).map(([key, read]) => [key, read(parent)])) } : {};
+  const vendor = (parent: any, args: Input) => ({ ...toVendor(input, args, options), ...options.fixed, ...parentInputs(parent) });
+  // A field answering an entity needs the workspace to read it back.
+  register(name, options.on, op.kind, (t) => make(t, argsOf(t, input, placeOf(op.name, 'input', options), skipped, new Set(options.returns ? ['workspace_id'] : [])), vendor));
+}
+
+/** Builds the field `name` from an operation: arguments from its input, type from its output. */
+export function operationField(name: string, op: Op, options: FieldOptions = {}): void {
   const spec: Spec = options.returns
     ? { type: options.returns.entity.ref, nullable: true, kind: 'object' }
-    : specOf(options.result ? keyOf(op.output, options.result) : op.output, placeOf(op.name, 'output', naming, options.type));
-  const field = (t: any) =>
+    : specOf(options.result ? keyOf(op.output, options.result) : op.output, placeOf(op.name, 'output', options, options.type));
+  defineField(name, op, options, [], (t, args, vendor) =>
     t.field({
       ...outputType(spec),
       description: options.description ?? op.description ?? op.summary,
-      // A field answering an entity needs the workspace to read it back.
-      args: argsOf(t, input, placeOf(op.name, 'input', naming), skip, new Set(options.returns ? ['workspace_id'] : [])),
-      resolve: async (parent: any, args: Input, { ctx }: { ctx: Ctx }) => {
-        const vendor = { ...toVendor(input, args, naming), ...options.fixed, ...bound(parent, options.on, bindings) };
-        const output = await run(ctx, op, vendor);
+      args,
+      resolve: async (parent: any, given: Input, { ctx }: GraphqlContext) => {
+        const input = vendor(parent, given);
+        const output = await run(ctx, op, input);
         if (op.kind === 'mutation') loaded.delete(ctx);
-        if (options.returns) {
-          const id = options.returns.id(output, vendor);
-          return id ? options.returns.entity.load(ctx, String(vendor['workspace_id'] ?? ''), String(id)) : null;
-        }
-        return decode(spec, options.result ? output[options.result] : output);
+        if (!options.returns) return decode(spec, options.result ? output[options.result] : output);
+        const id = options.returns.id(output, input);
+        return id ? options.returns.entity.load(ctx, String(input['workspace_id'] ?? ''), String(id)) : null;
       },
-    });
-  if (options.on) builder.objectField(options.on.ref, name, field);
-  else if (op.kind === 'query') builder.queryField(name, field);
-  else builder.mutationField(name, field);
-}
-
-/** The inputs a field of `parent` takes from it: its workspace (scope) and the bound keys. */
-export function bound(parent: any, on: Parent | undefined, bindings: Bindings): Input {
-  if (!on) return {};
-  return { workspace_id: scopeOf(parent), ...Object.fromEntries(Object.entries(bindings).map(([key, read]) => [key, read(parent)])) };
-}
-
-/** A root lookup `name(workspaceId, id)` (or `name(id)` for a workspace): null when the workspace has no such object. */
-export function lookupField(name: string, target: Entity, description: string, options: { workspace?: boolean } = {}): void {
-  builder.queryField(name, (t) =>
-    t.field({
-      type: target.ref,
-      nullable: true,
-      description,
-      args: { ...(options.workspace === false ? {} : { workspaceId: t.arg.id({ required: true }) }), id: t.arg.id({ required: true }) },
-      resolve: (_root, args, { ctx }) => target.lookup(ctx, String(args.workspaceId ?? ''), String(args.id)),
     }),
   );
 }
 
 /**
- * A field of `on` naming another entity: read through that entity's operation in the
- * workspace `on` was read in, so a reference never crosses workspaces.
+ * A field answering an entity (or any Node) read by id, null when the workspace it is read in
+ * has none; a workspace the key does not reach is FORBIDDEN. On the root it takes `workspaceId`
+ * and `id` (a workspace: `id`); on a type (`on`), the id is the one `id` reads from the parent,
+ * in the workspace the parent was read in, so a reference never crosses workspaces.
  */
-export function referenceField(on: { ref: any }, name: string, target: Entity, id: (parent: any) => unknown, description: string): void {
-  builder.objectField(on.ref, name, (t: any) =>
+export function lookupField(name: string, target: Entity | typeof Node, description: string, on?: { ref: any }, id?: (parent: any) => unknown): void {
+  const read = target === Node ? readNode : (target as Entity).lookup;
+  register(name, on, 'query', (t) =>
     t.field({
-      type: target.ref,
+      type: target === Node ? Node : (target as Entity).ref,
       nullable: true,
       description,
-      resolve: (parent: any, _args: unknown, { ctx }: { ctx: Ctx }) => {
-        const workspaceId = scopeOf(parent);
-        const key = id(parent);
-        return workspaceId && key ? target.lookup(ctx, workspaceId, String(key)) : null;
+      args: on ? {} : { ...((target as Entity).workspace ? {} : { workspaceId: t.arg.id({ required: true }) }), id: t.arg.id({ required: true }) },
+      resolve: (parent: any, args: Input, { ctx }: GraphqlContext) => {
+        const [workspaceId, key] = on ? [scopeOf(parent), id?.(parent)] : [String(args['workspaceId'] ?? ''), args['id']];
+        return workspaceId !== undefined && key ? read(ctx, workspaceId, String(key)) : null;
       },
     }),
   );
 }
-
-export type { Names };

@@ -1,7 +1,6 @@
-// GraphQL's share of the request rules every transport applies (request-body.ts and
-// core's input-text rule): unreadable bodies are a 4xx before yoga parses them, and
-// text with a NUL or a lone surrogate, in variables or in the document's string
-// literals, is refused before any resolver runs (some read the database directly).
+// GraphQL's share of the request rules every transport applies (request-body.ts and core's
+// input-text rule): an unreadable body is a 4xx before yoga parses it, and text with a NUL or a
+// lone surrogate, in variables or in the document's string literals, is a 400 before any resolver.
 import { Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { findMalformedText, invalidField, textProblemOf, type FieldError } from '@outreach/core';
@@ -13,17 +12,14 @@ function malformedLiteral(document: DocumentNode): FieldError | null {
   let found: FieldError | null = null;
   visit(document, {
     StringValue(node, _key, parent, _path, ancestors) {
-      if (found) return;
-      const problem = textProblemOf(node.value);
+      const problem = found ? null : textProblemOf(node.value);
       if (!problem) return;
       // `ancestors` stops before the parent (the Argument or ObjectField holding the literal).
-      const names = [...ancestors, parent]
-        .filter((a): a is ASTNode => !Array.isArray(a) && typeof a === 'object' && a !== null && 'kind' in a)
-        .flatMap((a) => {
-          if (a.kind === Kind.ARGUMENT || a.kind === Kind.OBJECT_FIELD) return [a.name.value];
-          if (a.kind === Kind.VARIABLE_DEFINITION) return [a.variable.name.value];
-          return [];
-        });
+      const names = [...ancestors, parent].flatMap((a) => {
+        const n = a as ASTNode;
+        if (n?.kind === Kind.ARGUMENT || n?.kind === Kind.OBJECT_FIELD) return [n.name.value];
+        return n?.kind === Kind.VARIABLE_DEFINITION ? [n.variable.name.value] : [];
+      });
       found = { field: names.join('.') || '(document)', message: problem };
     },
   });
@@ -42,19 +38,14 @@ export function useRequestInputRules(): Plugin {
         headers.set('content-length', String(body.byteLength));
         setRequest(new fetchAPI.Request(request.url, { method: request.method, headers, body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), signal: request.signal }));
       } catch (error) {
-        const problem =
-          error instanceof RequestProblemError
-            ? error.problem
-            : { status: 400 as const, code: 'request.malformed', message: 'request body could not be read' };
+        const problem = error instanceof RequestProblemError ? error.problem : { status: 400 as const, code: 'request.malformed', message: 'request body could not be read' };
         const answer = graphqlRequestErrorResponse(problem);
         endResponse(new fetchAPI.Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json; charset=utf-8' } }));
       }
     },
     onExecute({ args, setResultAndStopExecution }) {
       const malformed = findMalformedText(args.variableValues ?? {}) ?? malformedLiteral(args.document);
-      if (malformed) {
-        setResultAndStopExecution({ errors: [graphqlError(invalidField(malformed.field, malformed.message), { withHttpStatus: true })] });
-      }
+      if (malformed) setResultAndStopExecution({ errors: [graphqlError(invalidField(malformed.field, malformed.message), { withHttpStatus: true })] });
     },
   };
 }

@@ -1,6 +1,7 @@
 // One file per core domain (packages/core/src/<domain>), each building its fields from
 // the domain's operations with operationField / connectionField.
-import { builder } from './builder';
+import { builder, Node } from './builder';
+import { lookupField } from './operation-field';
 import './workspace.graphql';
 import './workspace-settings.graphql';
 import './additional-field.graphql';
@@ -17,5 +18,7 @@ import './webhook.graphql';
 import './client.graphql';
 import './email-account.graphql';
 import './analytics.graphql';
+
+lookupField('node', Node, 'An object of the workspace by id, whatever its type (a Node: workspace, campaign, lead, unibox thread, tag, webhook, mailbox); null when the workspace has none');
 
 export const schema = builder.toSchema({ sortSchema: true });

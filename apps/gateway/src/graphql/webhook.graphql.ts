@@ -9,6 +9,7 @@ const ops = operations.webhook;
 const naming = { names: { camp_ids: 'campaignIds', evt_types: 'eventTypes', last_resp: 'lastResponse', modified_at: 'updatedAt' }, hide: ['secret'] };
 
 const Webhook = entity(typeOf(ops.list, 'Webhook', naming, 'hooks'), {
+  node: true,
   load: async (ctx, workspaceId, id) => (await run(ctx, ops.list, { workspace_id: workspaceId })).hooks.find((h: { _id: string }) => h._id === id),
 });
 builder.objectField(Webhook.ref, 'hasSecret', (t) => t.boolean({ resolve: (hook: { secret: string }) => hook.secret !== '' }));

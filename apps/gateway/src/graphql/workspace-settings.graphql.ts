@@ -1,4 +1,3 @@
-// GraphQL fields of the workspace-settings operations.
 import { operations } from '@outreach/core';
 import { operationField } from './operation-field';
 import { Workspace } from './workspace.graphql';

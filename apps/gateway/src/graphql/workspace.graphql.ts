@@ -7,6 +7,8 @@ const ops = operations.workspace;
 
 export const Workspace = entity(typeOf(ops.list, 'Workspace', {}, 'workspaces'), {
   bind: { workspace_id: (w: { _id: string }) => w._id },
+  workspace: true,
+  node: true,
   // Read through the settings operation: it checks the key reaches the workspace (403 as REST).
   load: async (ctx, _workspaceId, id) => {
     const settings = await run(ctx, operations.workspaceSettings.get, { workspace_id: id });
@@ -15,7 +17,7 @@ export const Workspace = entity(typeOf(ops.list, 'Workspace', {}, 'workspaces'),
 });
 
 operationField('workspaces', ops.list, { result: 'workspaces', type: 'Workspace', description: 'Workspaces the API key reaches, oldest first' });
-lookupField('workspace', Workspace, 'One workspace by id (FORBIDDEN when the key does not reach it)', { workspace: false });
+lookupField('workspace', Workspace, 'One workspace by id (FORBIDDEN when the key does not reach it)');
 operationField('createWorkspace', ops.create, { names: { workspace_name: 'name' }, returns: { entity: Workspace, id: (out) => out._id } });
 operationField('copyWorkspaceSettings', ops.copySettings, { result: 'copied' });
 operationField('inviteUser', ops.inviteUser, { type: 'WorkspaceInvitation' });

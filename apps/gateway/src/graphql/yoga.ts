@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Kind, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getOperationAST, Kind, parse, type GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import express, { type Request, type Response, type Router } from 'express';
 import { graphqlErrorOf } from '../errors/error-map';
@@ -14,31 +14,20 @@ import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspect
 
 type ServerContext = { req: Request; res: Response };
 
-/** Root fields that answer without an API key (the invited person has none yet). */
-const PUBLIC_MUTATIONS = new Set(['acceptInvite']);
+/** Root fields that answer without an API key: accepting an invitation (the invited person has none yet), and `__typename`. */
+const PUBLIC_FIELDS = new Set(['acceptInvite', '__typename']);
 
-/**
- * A request without a key is let through only when the operation it runs is a
- * mutation selecting public root fields and nothing else; any other is a 401.
- */
-export function isPublicOperation(options: { query: string | undefined; operationName?: string | null }): boolean {
-  if (!options.query) return false;
+/** Whether the operation a request runs is a mutation of public root fields only: a request without a key gets through only then. */
+export function isPublicOperation(options: { query?: string; operationName?: string | null }): boolean {
   try {
-    const operations = parse(options.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    const op = options.operationName ? operations.find((o) => o.name?.value === options.operationName) : operations.length === 1 ? operations[0] : undefined;
-    if (!op || op.operation !== 'mutation') return false;
-    return op.selectionSet.selections.every(
-      (s) => s.kind === Kind.FIELD && (PUBLIC_MUTATIONS.has(s.name.value) || s.name.value === '__typename'),
-    );
+    const op = options.query ? getOperationAST(parse(options.query), options.operationName) : null;
+    return op?.operation === 'mutation' && op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && PUBLIC_FIELDS.has(s.name.value));
   } catch {
     return false;
   }
 }
 
-/**
- * `/graphql`, and with GraphiQL (`deps.graphiql`) its assets under `/graphql/assets/`.
- * `schema`: tests serve another one; production serves the one built from the operations.
- */
+/** `/graphql`, and with GraphiQL (`deps.graphiql`) its assets; tests may serve another `schema`. */
 export function graphqlRouter(options: { deps: GatewayDeps; schema?: GraphQLSchema }): Router {
   const { deps } = options;
   const endpoint = '/graphql';
@@ -50,9 +39,8 @@ export function graphqlRouter(options: { deps: GatewayDeps; schema?: GraphQLSche
     graphiql: deps.graphiql ? { title: 'Outreach GraphQL', headers: JSON.stringify({ 'x-api-key': '<your key>' }) } : false,
     renderGraphiQL: graphiqlPage(`${endpoint}/assets`),
     landingPage: false,
-    // The one error path of GraphQL: resolvers and the context just throw; every error of
-    // an answer comes through here, domain errors mapped (errors/error-map.ts), unknown
-    // ones masked with the request id and logged with it.
+    // The one error path: resolvers and the context throw, and every error comes through here,
+    // domain errors mapped (errors/error-map.ts), unknown ones masked and logged with the request id.
     maskedErrors: {
       maskError: (error) => {
         const requestId = requests.getStore()?.requestId ?? 'unknown';
@@ -74,13 +62,10 @@ export function graphqlRouter(options: { deps: GatewayDeps; schema?: GraphQLSche
     ],
     // A failed authentication is thrown as it is: maskError answers it with its HTTP status.
     context: async ({ req, res, params }) => {
-      const requestId = res.locals['requestId'] as string;
-      const clientAddress = req.ip ?? 'unknown';
+      const request = { deps, requestId: res.locals['requestId'] as string, clientAddress: req.ip ?? 'unknown' };
       const apiKey = headerApiKey(req);
-      if (!apiKey && isPublicOperation({ query: params.query, operationName: params.operationName })) {
-        return { ctx: anonymousContext({ deps, requestId, clientAddress }) };
-      }
-      return { ctx: await authenticatedContext({ deps, apiKey, requestId, clientAddress }) };
+      if (!apiKey && isPublicOperation(params)) return { ctx: anonymousContext(request) };
+      return { ctx: await authenticatedContext({ ...request, apiKey }) };
     },
   });
 

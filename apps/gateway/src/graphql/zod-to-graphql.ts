@@ -1,12 +1,8 @@
-// The one mapping from core's zod schemas to GraphQL types (docs/api.md, "GraphQL"):
-// object → object / input type, string → String (ID for `id`, `_id`, `*_id`, `ids`,
-// `*_ids`), int → Int, number → Float, boolean → Boolean, enum and literal union → enum,
-// the vendor's yes/no and 0/1 flags → Boolean, array → list, optional / nullable /
-// default → nullable, anything else (records, unknown, unions) → JSON. Keys become
-// camelCase (`first_name` → firstName, `_id` → id) unless `names` says otherwise; a
-// literal with one value (`status: "success"`) is no field: the operation gets it as is.
+// The one mapping from core's zod schemas to GraphQL types (docs/api.md, "GraphQL schema", has
+// the table): objects, scalars, enums, the vendor's 0/1 and yes/no flags as Boolean, lists and
+// JSON for the rest; keys in camelCase unless the operation's `names` say otherwise.
 import { z } from 'zod';
-import { builder } from './builder';
+import { builder, Node, nodeTypes } from './builder';
 
 /** Vendor key → GraphQL name; `'*'` names the JSON field holding an object's catch-all keys. */
 export type Names = Readonly<Record<string, string>>;
@@ -28,9 +24,9 @@ interface Peeled {
   description?: string;
   values: readonly (string | number | boolean | null)[];
 }
+/** Where a type is built: `base` is the type name prefix (the operation's name, or the type asked for). */
 interface Place {
   dir: Dir;
-  /** Type name prefix: the operation's name in PascalCase, or the type name asked for. */
   base: string;
   path: string[];
   naming: Naming;
@@ -76,14 +72,17 @@ export function peel(schema: Schema, dir: Dir): Peeled {
   else if (sorted === 'no|yes') kind = 'yesno';
   else if (sorted === '0|1') kind = 'zeroOne';
   else if (values.length > 1 && values.every((v) => typeof v === 'string' && /^[_A-Za-z][_0-9A-Za-z]*$/.test(v))) kind = 'enum';
-  else if (d.type === 'union' && dir === 'input') return { ...peel(d.options[0], dir), optional: optional || peel(d.options[0], dir).optional, nullable };
-  else kind = 'json';
+  else if (d.type === 'union' && dir === 'input') {
+    const first = peel(d.options[0], dir);
+    return { ...first, optional: optional || first.optional, nullable, description: description ?? first.description };
+  } else kind = 'json';
   return { core: s, kind, optional, nullable, description, values };
 }
 
 const pascal = (text: string) => text.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
-/** `first_name` → firstName, `_id` → id; an override from `names` wins. */
-export const fieldName = (key: string, naming: Naming) => naming.names?.[key] ?? key.replace(/^_+/, '').replace(/_+([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+/** `first_name` → firstName, `_id` → id, a leading window last (`7d_bounce_rate` → bounceRate7d); an override from `names` wins. */
+export const fieldName = (key: string, naming: Naming) =>
+  naming.names?.[key] ?? key.replace(/^(\d+[a-z]*)_(.+)$/, '$2_$1').replace(/^_+/, '').replace(/_+([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 const isIdKey = (key: string) => /^_?id$|_id$/.test(key);
 const isIdsKey = (key: string) => /^ids$|_ids$/.test(key);
 
@@ -149,10 +148,8 @@ export function specOf(schema: Schema, place: Place): Spec {
     case 'enum':
       return { type: enumRef(p, place), nullable, kind: p.kind };
     case 'list': {
-      const element = def(p.core).element as Schema;
-      const item = isIdsKey(key) && peel(element, place.dir).kind === 'scalar' && def(peel(element, place.dir).core).type === 'string'
-        ? { type: 'ID', nullable: false, kind: 'scalar' as const }
-        : specOf(element, place);
+      const element = peel(def(p.core).element, place.dir);
+      const item = isIdsKey(key) && element.kind === 'scalar' && def(element.core).type === 'string' ? { type: 'ID', nullable: false, kind: 'scalar' as const } : specOf(def(p.core).element, place);
       if (Array.isArray(item.type) || item.kind === 'empty') return { type: 'JSON', nullable, kind: 'json' };
       return { type: [item.type], nullable, items: item.nullable, kind: p.kind };
     }
@@ -165,7 +162,7 @@ export function specOf(schema: Schema, place: Place): Spec {
   }
 }
 
-/** The object or input type of an object schema, built once per schema and direction. */
+/** The object or input type of an object schema, built once per schema and direction (null when it has no field). */
 export function objectRef(object: Schema, place: Place): any {
   const cache = objectRefs[place.dir];
   if (cache.has(object)) return cache.get(object);
@@ -178,20 +175,13 @@ export function objectRef(object: Schema, place: Place): any {
   const given = place.naming.types?.[place.path.at(-1) ?? ''];
   const named = given && (place.dir === 'input' && !given.endsWith('Input') ? `${given}Input` : given);
   const name = uniqueName(own?.id ?? named ?? `${place.base}${place.path.map((key) => pascal(fieldName(key, place.naming))).join('')}`, object);
-  const description = own?.description;
   const at = (key: string) => ({ ...place, base: name, path: [key] });
   if (place.dir === 'input') {
     const ref = builder.inputRef<any>(name);
     cache.set(object, ref);
     return ref.implement({
-      description,
-      fields: (t) =>
-        Object.fromEntries(
-          fields.map((f) => {
-            const spec = specOf(f.schema, at(f.key));
-            return [f.name, t.field({ type: spec.type, required: required(spec), description: f.peeled.description })];
-          }),
-        ),
+      description: own?.description,
+      fields: (t: any) => Object.fromEntries(fields.map((f) => [f.name, t.field({ ...argType(specOf(f.schema, at(f.key))), description: f.peeled.description })])),
     });
   }
   const ref = builder.objectRef<any>(name);
@@ -199,25 +189,23 @@ export function objectRef(object: Schema, place: Place): any {
   // Output types are built at once, so their enums take names before any argument's.
   const specs = fields.map((f) => specOf(f.schema, at(f.key)));
   return ref.implement({
-    description,
+    description: own?.description,
+    interfaces: () => (nodeTypes.refs.has(ref) ? [Node] : []),
     fields: (t: any) => ({
       ...Object.fromEntries(fields.map((f, i) => [f.name, outputField(t, specs[i]!, (parent) => parent[f.key], f.peeled.description)])),
-      ...(catchall ? { [catchall]: t.field({ type: 'JSON', description: 'Keys beyond the fields above', resolve: (parent: any) => extras(parent, object) }) } : {}),
+      ...(catchall && { [catchall]: t.field({ type: 'JSON', description: 'Keys beyond the fields above', resolve: (parent: any) => extras(parent, object) }) }),
     }),
   });
 }
 
-const extras = (value: Record<string, unknown>, object: Schema) =>
-  Object.fromEntries(Object.entries(value).filter(([key]) => !(key in def(object).shape)));
+const extras = (value: Record<string, unknown>, object: Schema) => Object.fromEntries(Object.entries(value).filter(([key]) => !(key in def(object).shape)));
 
-/** Pothos nullability of an argument or input field. */
-export const required = (spec: Spec) => (spec.items === undefined ? !spec.nullable : { list: !spec.nullable, items: !spec.items });
+/** Pothos type and nullability of an argument or input field, and of an output field. */
+export const argType = (spec: Spec) => ({ type: spec.type, required: spec.items === undefined ? !spec.nullable : { list: !spec.nullable, items: !spec.items } });
+export const outputType = (spec: Spec) => ({ type: spec.type, nullable: spec.items === undefined ? spec.nullable : { list: spec.nullable, items: spec.items } });
 
-/** Pothos type and nullability of an output field. */
-export const outputType = (spec: Spec) => ({
-  type: spec.type,
-  nullable: spec.items === undefined ? spec.nullable : { list: spec.nullable, items: spec.items },
-});
+/** On an object holding part of its record (a lookup's stub, operation-field.ts): reads the whole record, once per request. */
+export const FULL = Symbol('full record');
 
 /** A field of an output type, its value read by `read` and decoded per the spec. */
 function outputField(t: any, spec: Spec, read: (parent: any) => unknown, description?: string) {
@@ -226,15 +214,11 @@ function outputField(t: any, spec: Spec, read: (parent: any) => unknown, descrip
     description,
     resolve: (parent: any) => {
       const value = read(parent);
-      // A lookup's stub (operation-field.ts, `probe`) holds the id only: the rest is read when asked for.
       if (value === undefined && parent[FULL]) return (parent[FULL]() as Promise<any>).then((full) => decode(spec, full ? read(full) : null));
       return decode(spec, value);
     },
   });
 }
-
-/** On an object that holds part of its record: reads the whole record (once per request). */
-export const FULL = Symbol('full record');
 
 /** An operation's value as GraphQL answers it: 0/1 and yes/no flags as booleans, an empty object as true. */
 export function decode(spec: Spec, value: unknown): unknown {
@@ -267,22 +251,18 @@ function convert(p: Peeled, value: unknown, naming: Naming): unknown {
   if (p.kind === 'yesno') return value ? 'yes' : 'no';
   if (p.kind === 'zeroOne') return value ? 1 : 0;
   if (p.kind === 'object') return toVendor(p.core, value as Record<string, unknown>, naming);
-  if (p.kind === 'list' && Array.isArray(value)) {
-    const element = peel(def(p.core).element, 'input');
-    return value.map((v) => convert(element, v, naming));
-  }
+  if (p.kind === 'list' && Array.isArray(value)) return value.map((v) => convert(peel(def(p.core).element, 'input'), v, naming));
   return value;
 }
 
 /** Arguments of a field: the input object's visible keys, less those the field fills in. */
 export function argsOf(t: any, object: Schema, place: Place, skip: ReadonlySet<string>, requiredKeys: ReadonlySet<string> = new Set()) {
-  const { fields } = fieldsOf(object, place.naming, 'input');
   return Object.fromEntries(
-    fields
-      .filter((f) => !skip.has(f.key))
+    fieldsOf(object, place.naming, 'input')
+      .fields.filter((f) => !skip.has(f.key))
       .map((f) => {
-        const spec = specOf(f.schema, { ...place, path: [f.key] });
-        return [f.name, t.arg({ type: spec.type, required: requiredKeys.has(f.key) || required(spec), description: f.peeled.description })];
+        const { type, required } = argType(specOf(f.schema, { ...place, path: [f.key] }));
+        return [f.name, t.arg({ type, required: requiredKeys.has(f.key) || required, description: f.peeled.description })];
       }),
   );
 }

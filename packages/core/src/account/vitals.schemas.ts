@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 import { domainOfAccountEntry } from './vitals.rules';
 
@@ -50,3 +51,7 @@ export const DomainVitalsOutput = z.object({
   failure_list: z.array(DomainVitalsFailure).describe('Domains whose DNS lookups failed, in order of first appearance'),
 });
 export type DomainVitalsOutput = z.infer<typeof DomainVitalsOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(DomainVitals, 'DomainVitals');
+nameApiSchema(DomainVitalsFailure, 'DomainVitalsFailure');

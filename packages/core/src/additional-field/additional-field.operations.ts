@@ -1,7 +1,7 @@
 import { classifyPrismaError, newId, type Tx } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { conflict, notFound } from '../shared/errors';
-import { assertNotClientKey } from '../workspace-settings/workspace-settings.rules';
+import { assertNotClientKey } from '../shared/tenancy';
 import {
   CreateAdditionalFieldInput,
   CreateAdditionalFieldOutput,

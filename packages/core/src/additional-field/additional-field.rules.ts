@@ -1,4 +1,4 @@
-import { LEAD_COLUMNS } from '../lead/lead-add.rules';
+import { LEAD_COLUMNS } from '../lead/index';
 
 /** The lead fields every lead has; an additional field may not shadow one (any case). */
 export const BUILT_IN_LEAD_FIELDS: readonly string[] = ['email', ...LEAD_COLUMNS];

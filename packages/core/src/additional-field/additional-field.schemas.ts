@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 import { fieldNameProblem, normalizeFieldName } from './additional-field.rules';
 
@@ -58,3 +59,6 @@ export type DeleteAdditionalFieldsInput = z.infer<typeof DeleteAdditionalFieldsI
 
 export const DeleteAdditionalFieldsOutput = z.object({ status: StatusSuccess, deleted_count: z.number().int() });
 export type DeleteAdditionalFieldsOutput = z.infer<typeof DeleteAdditionalFieldsOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(AdditionalFieldItem, 'AdditionalField');

@@ -134,14 +134,26 @@ describe('campaign analytics', () => {
     });
   });
 
-  it('lists every day of the range by send day, zeros included', async () => {
+  // Alpha over 03-01..03-05: six sends (L2's of 02-20 and L6's of 03-06 are outside).
+  const ALPHA_RANGE = {
+    camp_name: 'Alpha',
+    sent_count: 6,
+    replied_count: 2, // L1, L2 (leads)
+    bounced_count: 2, // L3's two sends
+    positive_reply_count: 1, // L1; L2's label is negative
+    opened_count: 4, // sends: L1 twice, L2, L4
+    unique_opened_count: 3, // L1, L2, L4
+    lead_contacted_count: 4, // L1, L2, L3, L4
+  };
+
+  it('answers one campaign\'s figures over the range in data, keyed by its id, and its days in daily', async () => {
     const stats = await run(s.ctx, 'campaignStats', { workspace_id: s.ws, campaign_id: s.alpha.id, start_date: '2026-03-01', end_date: '2026-03-05' });
     const zero = { sent_count: 0, opened_count: 0, replied_count: 0, bounced_count: 0, unsubscribed_count: 0 };
     expect(stats).toEqual({
-      campaign_id: s.alpha.id,
       start_date: '2026-03-01',
       end_date: '2026-03-05',
-      data: [
+      data: { [s.alpha.id]: { campaign_id: s.alpha.id, ...ALPHA_RANGE } },
+      daily: [
         { date: '2026-03-01', ...zero },
         { date: '2026-03-02', ...zero, sent_count: 2, opened_count: 2, replied_count: 2 },
         { date: '2026-03-03', ...zero, sent_count: 1, bounced_count: 1 },
@@ -152,10 +164,43 @@ describe('campaign analytics', () => {
     });
   });
 
+  it('answers every campaign of the workspace when campaign_id is omitted, those without sends with zeros, in one daily series', async () => {
+    const empty = await createTestCampaign({ ...s.base, name: 'Quiet' });
+    const stats = await run(s.ctx, 'campaignStats', { workspace_id: s.ws, start_date: '2026-03-01', end_date: '2026-03-05' });
+    const zeros = { sent_count: 0, replied_count: 0, bounced_count: 0, positive_reply_count: 0, opened_count: 0, unique_opened_count: 0, lead_contacted_count: 0 };
+    // Every value of data is a campaign's figures (a client iterates data.values()); the other organization's campaigns are not there.
+    expect(Object.values(stats.data).every((v: any) => typeof v.sent_count === 'number')).toBe(true);
+    expect(stats.data[s.alpha.id]).toEqual({ campaign_id: s.alpha.id, ...ALPHA_RANGE });
+    expect(stats.data[s.beta.id]).toEqual({
+      campaign_id: s.beta.id,
+      camp_name: 'Beta',
+      sent_count: 2,
+      replied_count: 1,
+      bounced_count: 0,
+      positive_reply_count: 1,
+      opened_count: 1,
+      unique_opened_count: 1,
+      lead_contacted_count: 2,
+    });
+    expect(stats.data[empty.id]).toEqual({ campaign_id: empty.id, camp_name: 'Quiet', ...zeros });
+    expect(stats.data[s.otherAlpha.id]).toBeUndefined();
+    const workspaceCampaigns = await db.prisma.campaign.count({ where: { workspaceId: s.ws } });
+    expect(Object.keys(stats.data)).toHaveLength(workspaceCampaigns);
+    // The days sum Alpha's and Beta's sends (Beta's two on 03-03).
+    expect(stats.daily.map((d: any) => [d.date, d.sent_count, d.opened_count, d.replied_count, d.bounced_count, d.unsubscribed_count])).toEqual([
+      ['2026-03-01', 0, 0, 0, 0, 0],
+      ['2026-03-02', 2, 2, 2, 0, 0],
+      ['2026-03-03', 3, 1, 1, 1, 0],
+      ['2026-03-04', 2, 1, 0, 1, 0],
+      ['2026-03-05', 1, 1, 0, 0, 1],
+    ]);
+  });
+
   it('ends the daily range today (UTC) when end_date is omitted', async () => {
     const stats = await run(s.ctx, 'campaignStats', { workspace_id: s.ws, campaign_id: s.alpha.id, start_date: '2026-03-05' });
     expect(stats.end_date).toBe('2026-03-06');
-    expect(stats.data.map((d: { date: string; sent_count: number }) => [d.date, d.sent_count])).toEqual([
+    expect(stats.data[s.alpha.id].sent_count).toBe(2);
+    expect(stats.daily.map((d: { date: string; sent_count: number }) => [d.date, d.sent_count])).toEqual([
       ['2026-03-05', 1],
       ['2026-03-06', 1],
     ]);
@@ -177,7 +222,7 @@ describe('campaign analytics', () => {
     );
     expect(tooLong.fieldErrors[0]?.field).toBe('end_date');
     const year = await run(s.ctx, 'campaignStats', { workspace_id: s.ws, campaign_id: s.alpha.id, start_date: '2025-03-02', end_date: '2026-03-02' });
-    expect(year.data).toHaveLength(366);
+    expect(year.daily).toHaveLength(366);
     const malformed = await expectDomainError(run(s.ctx, 'campaignStats', { workspace_id: s.ws, campaign_id: s.alpha.id, start_date: '2026-02-30' }), 'invalid');
     expect(malformed.fieldErrors[0]?.field).toBe('start_date');
   });

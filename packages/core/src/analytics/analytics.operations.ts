@@ -1,8 +1,6 @@
 import { defineOperation } from '../shared/operation';
 import { utcDayEnd, utcDayStart } from '../shared/time';
-import { campaignNotFound } from '../campaign/campaign.queries';
-import { rate } from '../campaign/campaign.rules';
-import { OPEN_RANGE } from '../campaign/variation-stats.queries';
+import { campaignNotFound, OPEN_RANGE, rate } from '../campaign/index';
 import { MAX_RANGE_DAYS, rangeError, utcIsoDay } from './analytics.rules';
 import {
   CampaignCountInput,
@@ -15,7 +13,7 @@ import {
   WorkspaceRangeInput,
   WorkspaceSummaryOutput,
 } from './analytics.schemas';
-import { campaignCount, campaignDaily, campaignSummary, workspacePerformance, workspaceSummary } from './analytics.queries';
+import { campaignCount, campaignDaily, campaignRangeStats, campaignSummary, workspacePerformance, workspaceSummary } from './analytics.queries';
 
 const RANGE_RULES = `Dates are inclusive UTC days (\`YYYY-MM-DD\`). \`start_date\` after \`end_date\` is 400 naming start_date; a range longer than ${MAX_RANGE_DAYS} days (inclusive) is 400 naming end_date.`;
 
@@ -47,12 +45,13 @@ export const getCampaignSummary = defineOperation({
 export const getCampaignStats = defineOperation({
   name: 'analytics.campaignStats',
   kind: 'query',
-  summary: 'Get campaign daily stats',
+  summary: 'Get campaign stats',
   description: [
-    'One row per day of the range, oldest first, days without sends included with zeros. `end_date` defaults to today (UTC).',
-    'Counted by send day: each send counts on the UTC day it was sent, with its open, reply, bounce and unsubscribe on that same row whenever they happened. The counts are of sends (not distinct leads), so the days add up to the campaign\'s sends in the range: `sent_count` sends; `opened_count` sends opened; `replied_count` sends replied to; `bounced_count` sends that bounced; `unsubscribed_count` sends that led to an unsubscribe.',
+    'Per-campaign statistics over the sends of a range: `data` holds one entry per campaign of the workspace (parents and subsequences, newest first, campaigns without sends in the range with zeros), or only the campaign `campaign_id` names, keyed by campaign id, so every value of `data` is one campaign\'s figures. `end_date` defaults to today (UTC).',
+    'Each entry: `campaign_id`, `camp_name`, and the counters of the campaign list over the sends whose send time is in the range (with their opens, replies and bounces whenever they happened): `sent_count` sends; `lead_contacted_count` distinct leads sent to; `opened_count` sends opened; `unique_opened_count` distinct leads with an opened send; `replied_count` distinct leads that replied; `bounced_count` sends that bounced; `positive_reply_count` replied leads whose current label has positive sentiment.',
+    '`daily`, beside `data`: one row per day of the range, oldest first, days without sends included with zeros, summed over the same campaigns. Counted by send day: each send counts on the UTC day it was sent, with its open, reply, bounce and unsubscribe on that same row whenever they happened. These counts are of sends (not distinct leads), so the days add up to the sends of the range: `sent_count` sends; `opened_count` sends opened; `replied_count` sends replied to; `bounced_count` sends that bounced; `unsubscribed_count` sends that led to an unsubscribe.',
     RANGE_RULES,
-    'An unknown campaign, or one of another workspace, is 404.',
+    'A `campaign_id` that is not a campaign of the workspace is 404.',
   ].join('\n\n'),
   input: CampaignStatsInput,
   output: CampaignStatsOutput,
@@ -61,22 +60,19 @@ export const getCampaignStats = defineOperation({
   async run(ctx, input) {
     const endDay = input.end_date ?? utcIsoDay(ctx.ports.clock.now());
     assertRange({ start: input.start_date, end: endDay, limitSpan: true });
-    // The existence check and the series run concurrently; the series of a campaign that
-    // is not in this workspace is empty of counts (both statements carry the workspace).
-    const [campaign, data] = await Promise.all([
-      ctx.db.campaign.findFirst({ where: { id: input.campaign_id, workspaceId: input.workspace_id }, select: { id: true } }),
-      campaignDaily({
-        db: ctx.db,
-        workspaceId: input.workspace_id,
-        campaignId: input.campaign_id,
-        startDay: input.start_date,
-        endDay,
-        from: utcDayStart(input.start_date),
-        to: utcDayEnd(endDay),
-      }),
+    const campaignId = input.campaign_id ?? null;
+    const from = utcDayStart(input.start_date);
+    const to = utcDayEnd(endDay);
+    // Two statements, each one grouped scan carrying the workspace: the campaigns' figures
+    // (which also tell whether the campaign asked for is in the workspace) and the days.
+    const [rows, daily] = await Promise.all([
+      campaignRangeStats({ db: ctx.db, workspaceId: input.workspace_id, campaignId, from, to }),
+      campaignDaily({ db: ctx.db, workspaceId: input.workspace_id, campaignId, startDay: input.start_date, endDay, from, to }),
     ]);
-    if (!campaign) throw campaignNotFound(input.campaign_id, input.workspace_id);
-    return { campaign_id: input.campaign_id, start_date: input.start_date, end_date: endDay, data };
+    if (campaignId && rows.length === 0) throw campaignNotFound(campaignId, input.workspace_id);
+    const data: Record<string, (typeof rows)[number]> = {};
+    for (const row of rows) data[row.campaign_id] = row;
+    return { start_date: input.start_date, end_date: endDay, data, daily };
   },
 });
 

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from '@outreach/db';
 
-import type { CampaignCountOutput, CampaignSummaryOutput, DailyStats } from './analytics.schemas';
+import type { CampaignCountOutput, CampaignRangeStats, CampaignSummaryOutput, DailyStats } from './analytics.schemas';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -42,10 +42,56 @@ export async function campaignSummary(options: { db: Db; workspaceId: string; ca
 }
 
 /**
+ * The campaigns a statistics statement counts: the workspace's, or the one asked for.
+ * Sends are read through it, by (campaign_id, sent_at) index ranges.
+ */
+const CAMPAIGNS_OF = `(SELECT w.id FROM campaigns w WHERE w.workspace_id = $1 AND ($2::text IS NULL OR w.id = $2))`;
+
+/**
+ * Each campaign of the workspace (or the one asked for) with its counters over the sends in
+ * [$3, $4): one grouped scan of those sends, joined to the campaigns, so a campaign
+ * without sends in the range has zeros. Newest campaign first. Parameters: $1 workspace,
+ * $2 campaign or null (every campaign), $3 start, $4 end (exclusive).
+ */
+export const CAMPAIGN_RANGE_STATS_SQL = `
+  SELECT k.id AS campaign_id, k.name AS camp_name,
+         coalesce(c.sent_count, 0)::int AS sent_count,
+         coalesce(c.replied_count, 0)::int AS replied_count,
+         coalesce(c.bounced_count, 0)::int AS bounced_count,
+         coalesce(c.positive_reply_count, 0)::int AS positive_reply_count,
+         coalesce(c.opened_count, 0)::int AS opened_count,
+         coalesce(c.unique_opened_count, 0)::int AS unique_opened_count,
+         coalesce(c.lead_contacted_count, 0)::int AS lead_contacted_count
+    FROM campaigns k
+    LEFT JOIN (
+      SELECT s.campaign_id,
+             count(*) AS sent_count,
+             count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL) AS replied_count,
+             count(s.bounced_at) AS bounced_count,
+             count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE') AS positive_reply_count,
+             count(s.opened_at) AS opened_count,
+             count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL) AS unique_opened_count,
+             count(DISTINCT s.lead_id) AS lead_contacted_count
+        FROM sent_emails s ${LABEL_JOIN}
+       WHERE s.workspace_id = $1 AND s.campaign_id IN ${CAMPAIGNS_OF} AND s.sent_at >= $3 AND s.sent_at < $4
+       GROUP BY s.campaign_id
+    ) c ON c.campaign_id = k.id
+   WHERE k.workspace_id = $1 AND ($2::text IS NULL OR k.id = $2)
+   ORDER BY k.created_at DESC, k.id DESC`;
+
+/** The statement's row is the answer's shape. */
+export type CampaignRangeRow = CampaignRangeStats;
+
+export function campaignRangeStats(options: { db: Db; workspaceId: string; campaignId: string | null; from: Date; to: Date }): Promise<CampaignRangeRow[]> {
+  return options.db.$queryRawUnsafe<CampaignRangeRow[]>(CAMPAIGN_RANGE_STATS_SQL, options.workspaceId, options.campaignId, options.from, options.to);
+}
+
+/**
  * One row per UTC day of [$3, $4] (inclusive), zeros included: the days come from
- * generate_series, the counts from one grouped range scan of the campaign's sends by
- * send day. Parameters: $1 workspace, $2 campaign, $3 first day, $4 last day,
- * $5 start of the first day, $6 end of the last day (exclusive).
+ * generate_series, the counts from one grouped range scan of the sends of the campaign
+ * (or of every campaign of the workspace) by send day. Parameters: $1 workspace,
+ * $2 campaign or null, $3 first day, $4 last day, $5 start of the first day, $6 end of
+ * the last day (exclusive).
  */
 export const CAMPAIGN_DAILY_SQL = `
   SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
@@ -63,7 +109,7 @@ export const CAMPAIGN_DAILY_SQL = `
              count(s.bounced_at) AS bounced_count,
              count(s.unsubscribed_at) AS unsubscribed_count
         FROM sent_emails s
-       WHERE s.workspace_id = $1 AND s.campaign_id = $2 AND s.sent_at >= $5 AND s.sent_at < $6
+       WHERE s.workspace_id = $1 AND s.campaign_id IN ${CAMPAIGNS_OF} AND s.sent_at >= $5 AND s.sent_at < $6
        GROUP BY 1
     ) c ON c.day = d.day::date
    ORDER BY d.day`;
@@ -71,7 +117,7 @@ export const CAMPAIGN_DAILY_SQL = `
 /** The statement's row is the answer's shape. */
 export type DailyRow = DailyStats;
 
-export function campaignDaily(options: { db: Db; workspaceId: string; campaignId: string; startDay: string; endDay: string; from: Date; to: Date }): Promise<DailyRow[]> {
+export function campaignDaily(options: { db: Db; workspaceId: string; campaignId: string | null; startDay: string; endDay: string; from: Date; to: Date }): Promise<DailyRow[]> {
   return options.db.$queryRawUnsafe<DailyRow[]>(
     CAMPAIGN_DAILY_SQL,
     options.workspaceId,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { ObjectId, WorkspaceIdField } from '../shared/schemas';
 import { IsoDate } from '../shared/time';
 
@@ -26,7 +27,7 @@ export type CampaignSummaryOutput = z.infer<typeof CampaignSummaryOutput>;
 
 export const CampaignStatsInput = z.object({
   workspace_id: WorkspaceIdField,
-  campaign_id: CampaignIdField,
+  campaign_id: CampaignIdField.optional().describe('Only this campaign (or subsequence); omitted: every campaign of the workspace'),
   start_date: StartDate,
   end_date: EndDate.optional().describe('Range end, YYYY-MM-DD (UTC), inclusive; today (UTC) when omitted'),
 });
@@ -42,11 +43,27 @@ export const DailyStats = z.object({
 });
 export type DailyStats = z.infer<typeof DailyStats>;
 
-export const CampaignStatsOutput = z.object({
+/** One campaign's figures over the sends of a range (the list-all counters' definitions). */
+export const CampaignRangeStats = z.object({
   campaign_id: z.string(),
+  camp_name: z.string(),
+  sent_count: Count.describe('Sends in the range'),
+  replied_count: Count.describe('Distinct leads that replied to a send of the range'),
+  bounced_count: Count.describe('Sends of the range that bounced'),
+  positive_reply_count: Count.describe('Of those replied leads, the ones whose current label has positive sentiment'),
+  opened_count: Count.describe('Sends of the range opened at least once'),
+  unique_opened_count: Count.describe('Distinct leads with an opened send of the range'),
+  lead_contacted_count: Count.describe('Distinct leads sent to in the range'),
+});
+export type CampaignRangeStats = z.infer<typeof CampaignRangeStats>;
+
+export const CampaignStatsOutput = z.object({
   start_date: IsoDate,
   end_date: IsoDate,
-  data: z.array(DailyStats),
+  data: z
+    .record(z.string(), CampaignRangeStats)
+    .describe('One entry per campaign, keyed by campaign id (every value is a campaign\'s figures), newest campaign first'),
+  daily: z.array(DailyStats).describe('One row per day of the range, oldest first, summed over the campaigns of `data`'),
 });
 export type CampaignStatsOutput = z.infer<typeof CampaignStatsOutput>;
 
@@ -102,3 +119,11 @@ export type CampaignPerformance = z.infer<typeof CampaignPerformance>;
 
 export const WorkspacePerformanceOutput = z.array(CampaignPerformance);
 export type WorkspacePerformanceOutput = z.infer<typeof WorkspacePerformanceOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(CampaignSummaryOutput, 'CampaignSummary');
+nameApiSchema(DailyStats, 'DailyStats');
+nameApiSchema(CampaignPerformance, 'CampaignPerformance');
+nameApiSchema(WorkspaceSummaryOutput, 'WorkspaceSummary');
+nameApiSchema(CampaignCountOutput, 'CampaignCount');
+nameApiSchema(CampaignRangeStats, 'CampaignStats');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 import { normalizeBlocklistEntry, type NormalizedEntry } from './blocklist.rules';
 
@@ -64,3 +65,6 @@ export const DeleteBlocklistEntriesOutput = z.object({
   entries_deleted: z.number().int(),
 });
 export type DeleteBlocklistEntriesOutput = z.infer<typeof DeleteBlocklistEntriesOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(BlocklistItem, 'BlocklistEntry');

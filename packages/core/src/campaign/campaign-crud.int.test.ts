@@ -6,6 +6,8 @@ import { campaignTestSetup } from './campaign.test-helpers';
 const db = useTestDatabase();
 
 const SCHEDULE = { days: { '1': true, '5': true }, timezone: 'America/New_York', timing: { from: '08:30', to: '16:00' } };
+/** SCHEDULE as reads answer it (the vendor's read shape). */
+const SCHEDULE_READ = { days: ['Monday', 'Friday'], from_time: '08:30', to_time: '16:00', tz: 'America/New_York', timezone: 'America/New_York' };
 const fieldsOf = (e: { fieldErrors: { field: string }[] }) => e.fieldErrors.map((f) => f.field);
 
 describe('create, names, status, accounts', () => {
@@ -85,7 +87,7 @@ describe('update', () => {
       is_pause_on_bouncerate: true,
       bounce_rate_limit: 7.5,
       email_accounts: ['a@out.test', 'b@out.test'],
-      schedule: { ...SCHEDULE, daily_limit: 40, daily_limit_new_lead: 10, start_date: '2026-06-01', end_date: '2026-06-30' },
+      schedule: { ...SCHEDULE_READ, daily_limit: 40, daily_limit_new_lead: 10, start_date: '2026-06-01', end_date: '2026-06-30' },
       camp_st_date: '2026-06-01',
       camp_end_date: '2026-06-30',
     });
@@ -197,7 +199,7 @@ describe('set schedules (deprecated)', () => {
     const { id } = await s.run('create', { camp_name: 'Sched' });
     expect(await s.run('setSchedules', { campaign_id: id, start_date: '2026-07-01', end_date: '2026-07-31', schedules: [{ name: 'Weekdays', ...SCHEDULE }] })).toEqual({ status: 'success' });
     const [obj] = await s.run('listAll', { campaign_id: id });
-    expect(obj).toMatchObject({ schedule: { ...SCHEDULE, start_date: '2026-07-01', end_date: '2026-07-31' }, camp_st_date: '2026-07-01', camp_end_date: '2026-07-31' });
+    expect(obj).toMatchObject({ schedule: { ...SCHEDULE_READ, start_date: '2026-07-01', end_date: '2026-07-31' }, camp_st_date: '2026-07-01', camp_end_date: '2026-07-31' });
   });
 
   it('validates days, zone, timing, dates and the number of schedules', async () => {

@@ -142,7 +142,9 @@ describe('list-all', () => {
     expect(await ids({ status: 'ACTIVE' })).toEqual([]);
     expect(await ids({})).toEqual([sub.id, parent.id]);
     expect((await expectDomainError(s.run('listAll', { status: 'RUNNING' }), 'invalid')).fieldErrors[0]!.field).toBe('status');
-    expect((await expectDomainError(s.run('listAll', { limit: 101 }), 'invalid')).fieldErrors[0]!.field).toBe('limit');
+    expect((await expectDomainError(s.run('listAll', { limit: 0 }), 'invalid')).fieldErrors[0]!.field).toBe('limit');
+    // A limit above 1,000 is read as 1,000, not refused.
+    expect(await ids({ limit: 5000 })).toEqual([sub.id, parent.id]);
   });
 
   it('pages to the end with skip and limit, newest first, and never shows another workspace', async () => {

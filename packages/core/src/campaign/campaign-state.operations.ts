@@ -84,7 +84,7 @@ export const deleteCampaign = defineOperation({
   workspace: 'required',
   permission: 'CAMPAIGN_DELETE',
   async run(ctx, input) {
-    const archive = input.is_archive === 'yes' || input.is_save_lead_data === 'yes';
+    const archive = input.is_archive || input.is_save_lead_data;
     await ctx.db.$transaction(async (tx) => {
       if (archive) {
         const campaign = await lockCampaign({ tx, workspaceId: input.workspace_id, campaignId: input.campaign_id });

@@ -64,7 +64,8 @@ export const updateCampaign = defineOperation({
   description: [
     'Changes the given fields of a campaign or subsequence in one transaction; omitted fields keep their value. Allowed in every status except ARCHIVED (409 `campaign.archived`); an ACTIVE campaign may be edited, sequence included: leads already past a step are not affected, later steps follow the new sequence.',
     '`sequences` replaces the stored sequence: steps are numbered 1..n consecutively (any order in the array; a gap or a repeat is a 400 naming `sequences.<i>.step`); each step lists its variations with unique labels A, B, … (400 naming `sequences.<i>.variations.<j>.variation`). A variation that exists at the same step and label is updated in place (and becomes active again); a variation left out is marked deleted (and inactive) when it has sends, so its statistics survive, and removed otherwise; a step left out keeps its row only while it holds a variation with sends. A variation\'s `name` omitted or empty is stored as no name (reported as null here and "-" in variation stats).',
-    '`schedules` (an object, or an array of one) replaces the schedule: `days` ("1" = Monday … "7" = Sunday, at least one true), `timezone` (IANA), `timing` { from, to } (HH:MM, from < to); `daily_limit`, `daily_limit_new_lead`, `start_date`, `end_date` in it set the campaign\'s own fields (null clears a date).',
+    '`schedules` (an object, or an array of one) replaces the schedule: `days` ("1" = Monday … "7" = Sunday, at least one true), `timezone` (IANA), `timing` { from, to } (HH:MM, from < to); `daily_limit`, `daily_limit_new_lead`, `start_date`, `end_date` in it set the campaign\'s own fields (`""` or null clears a date: `end_date: ""` means no end date).',
+    'The flags (`send_as_txt`, `is_emailopened_tracking`, `is_unsubscribed_link`, `stop_on_lead_replied`, `is_pause_on_bouncerate`) take true/false, "yes"/"no", 1/0 or "true"/"false", as every boolean input.',
     '`email_accounts` replaces the mailboxes: addresses of mailboxes of the workspace, matched case-insensitively; an unknown one is a 400 naming `email_accounts.<i>`. `first_wait_time` (days before a subsequence\'s first step) applies to subsequences only (400 on a parent).',
     'Answers the campaign\'s `id`, `camp_name`, `status` and `updated_at` after the change. Another workspace\'s campaign answers 404 `campaign.not_found`.',
   ].join('\n\n'),
@@ -131,7 +132,7 @@ export const setCampaignSchedules = defineOperation({
   kind: 'mutation',
   summary: 'Set campaign schedules (deprecated)',
   description: [
-    'Deprecated: use the update operation\'s `schedules`. Sets the campaign\'s sending window and dates: `start_date` (YYYY-MM-DD), `end_date` (optional; omitted clears the end date; not before `start_date`), and `schedules`, an array of exactly one entry (a campaign has one schedule): `days` ("1" = Monday … "7" = Sunday, at least one true), `timezone` (an IANA zone), `timing` { from, to } (HH:MM, from < to). `name` is accepted and not stored.',
+    'Deprecated: use the update operation\'s `schedules`. Sets the campaign\'s sending window and dates: `start_date` (YYYY-MM-DD), `end_date` (optional; omitted, `""` or null clears the end date; not before `start_date`), and `schedules`, an array of exactly one entry (a campaign has one schedule): `days` ("1" = Monday … "7" = Sunday, at least one true), `timezone` (an IANA zone), `timing` { from, to } (HH:MM, from < to). `name` is accepted and not stored.',
     'Refused on an ARCHIVED campaign (409 `campaign.archived`). Another workspace\'s campaign answers 404 `campaign.not_found`.',
   ].join('\n\n'),
   input: SetSchedulesInput,

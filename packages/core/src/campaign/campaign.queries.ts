@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from '@outreach/db';
 import { notFound } from '../shared/errors';
-import { isoDay, rate } from './campaign.rules';
+import { dayNames, isoDay, rate } from './campaign.rules';
 import { LABEL_PREFIX } from './subsequence.schemas';
 import type { CampaignCounters, CampaignObjectOutput, CampaignScheduleOutput } from './campaign.schemas';
 
@@ -122,10 +122,14 @@ function scheduleOf(c: CampaignWithRelations): CampaignScheduleOutput | null {
   if (c.schedule === null || typeof c.schedule !== 'object' || Array.isArray(c.schedule)) return null;
   // Older or partial rows (a subsequence copies its parent's column as is) are read leniently.
   const s = c.schedule as { days?: Record<string, boolean>; timezone?: string; timing?: { from?: string; to?: string } };
+  const timezone = s.timezone ?? 'UTC';
+  // The vendor's read shape: day names, from_time / to_time, the zone as tz and timezone.
   return {
-    days: s.days ?? {},
-    timezone: s.timezone ?? 'UTC',
-    timing: { from: s.timing?.from ?? '', to: s.timing?.to ?? '' },
+    days: s.days && typeof s.days === 'object' ? dayNames(s.days) : [],
+    from_time: s.timing?.from ?? '',
+    to_time: s.timing?.to ?? '',
+    tz: timezone,
+    timezone,
     daily_limit: c.dailyLimit,
     daily_limit_new_lead: c.dailyLimitNewLead,
     start_date: isoDay(c.startDate),

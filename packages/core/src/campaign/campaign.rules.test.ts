@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { launchBlockers, nextStatus, planSequence, rate, sequenceErrors, transitionRefusal } from './campaign.rules';
+import { dayNames, launchBlockers, nextStatus, planSequence, rate, sequenceErrors, transitionRefusal } from './campaign.rules';
 import type { SequenceInput } from './campaign.schemas';
 
 const seq = (...steps: [number, string[]][]): SequenceInput =>
@@ -86,5 +86,13 @@ describe('rate', () => {
     expect(rate({ count: 1, base: 3 })).toBe(33.33);
     expect(rate({ count: 2, base: 3 })).toBe(66.67);
     expect(rate({ count: 5, base: 0 })).toBe(0);
+  });
+});
+
+describe('dayNames', () => {
+  it('spells the write shape\'s enabled days out, Monday first, whatever the key order', () => {
+    expect(dayNames({ '7': true, '1': true, '3': true, '5': false })).toEqual(['Monday', 'Wednesday', 'Sunday']);
+    expect(dayNames({ '6': true, '8': true, x: true })).toEqual(['Saturday']);
+    expect(dayNames({})).toEqual([]);
   });
 });

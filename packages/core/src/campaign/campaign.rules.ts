@@ -1,7 +1,7 @@
 // Pure rules of the campaign domain: the status state machine, sequence checks and
 // the plan that turns a stored sequence into a requested one, rates.
 import type { FieldError } from '../shared/errors';
-import type { CampaignStatus, SequenceInput } from './campaign.schemas';
+import { WEEKDAYS, type CampaignStatus, type SequenceInput, type Weekday } from './campaign.schemas';
 
 export type CampaignAction = 'launch' | 'pause' | 'complete' | 'archive';
 
@@ -135,6 +135,14 @@ export function planSequence(options: { stored: StoredStep[]; sequence: Sequence
 export function rate(options: { count: number; base: number }): number {
   if (!options.base) return 0;
   return Math.round((options.count / options.base) * 10_000) / 100;
+}
+
+/**
+ * The write shape's days ({"1": true, …}, "1" = Monday) as the read shape's day names,
+ * Monday first; days set to false, and keys that are no day, are left out.
+ */
+export function dayNames(days: Readonly<Record<string, unknown>>): Weekday[] {
+  return WEEKDAYS.filter((_, i) => days[String(i + 1)] === true);
 }
 
 /** `YYYY-MM-DD` of a `date` column (stored at midnight UTC), or null. */

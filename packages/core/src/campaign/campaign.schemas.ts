@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, YesNo, boolParam, intParam } from '../shared/schemas';
+import { nameApiSchema } from '../shared/schema-names';
+import { BoolInput, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, intParam } from '../shared/schemas';
 import { IsoDate } from '../shared/time';
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'ACTIVE', 'PAUSED', 'COMPLETED', 'ARCHIVED'] as const;
@@ -24,9 +25,12 @@ export type CampaignRefInput = z.infer<typeof CampaignRefInput>;
 // --- schedule -------------------------------------------------------------------------
 
 const DAY_KEYS = ['1', '2', '3', '4', '5', '6', '7'] as const;
+/** Day names of the read shape, Monday first: the write shape's "1" … "7". */
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
 
 export const ScheduleDays = z
-  .record(z.string(), z.boolean({ error: 'must be true or false' }), { error: 'must be an object of days ("1" = Monday … "7" = Sunday) to true or false' })
+  .record(z.string(), BoolInput, { error: 'must be an object of days ("1" = Monday … "7" = Sunday) to true or false' })
   .superRefine((days, ctx) => {
     const unknown = Object.keys(days).filter((k) => !(DAY_KEYS as readonly string[]).includes(k));
     for (const key of unknown) ctx.addIssue({ code: 'custom', path: [key], message: 'is not a day: days are "1" (Monday) to "7" (Sunday)' });
@@ -61,11 +65,14 @@ export interface StoredSchedule {
   timing: ScheduleTiming;
 }
 
+/** A schedule's optional day: `""` and null both mean none (clients send either for "no end date"). */
+const OptionalDay = z.preprocess((v) => (v === '' ? null : v), IsoDate.nullable());
+
 export const SetSchedulesInput = z
   .object({
     ...CampaignRef,
     start_date: IsoDate.describe('First sending day (YYYY-MM-DD)'),
-    end_date: IsoDate.optional().describe('Last sending day (YYYY-MM-DD); omitted: no end'),
+    end_date: OptionalDay.optional().describe('Last sending day (YYYY-MM-DD); omitted, "" or null: no end'),
     schedules: z
       .array(z.object({ name: z.string().optional(), days: ScheduleDays, timezone: TimeZone, timing: ScheduleTiming }))
       .min(1, 'must list one schedule')
@@ -74,17 +81,57 @@ export const SetSchedulesInput = z
   .refine((i) => !i.end_date || i.end_date >= i.start_date, { message: 'must not be before start_date', path: ['end_date'] });
 export type SetSchedulesInput = z.infer<typeof SetSchedulesInput>;
 
-const UpdateSchedule = z
+const WriteSchedule = z
   .object({
     days: ScheduleDays,
     timezone: TimeZone,
     timing: ScheduleTiming,
     daily_limit: intParam({ min: 1 }).optional(),
     daily_limit_new_lead: intParam({ min: 0 }).nullable().optional(),
-    start_date: IsoDate.nullable().optional(),
-    end_date: IsoDate.nullable().optional(),
+    start_date: OptionalDay.optional().describe('First sending day (YYYY-MM-DD); "" or null clears it'),
+    end_date: OptionalDay.optional().describe('Last sending day (YYYY-MM-DD); "" or null: no end date'),
   })
   .refine((s) => !s.start_date || !s.end_date || s.end_date >= s.start_date, { message: 'must not be before start_date', path: ['end_date'] });
+
+/** A day of the read shape: its English name (any case, "Mon" too) or its ISO number (1 = Monday … 7 = Sunday). */
+const ReadShapeDay = z.union([z.string(), z.number()]).transform((day, ctx) => {
+  const text = String(day).trim().toLowerCase();
+  const index = /^[1-7]$/.test(text) ? Number(text) - 1 : WEEKDAYS.findIndex((name) => text.length >= 3 && name.toLowerCase().startsWith(text));
+  if (index < 0) {
+    ctx.addIssue({ code: 'custom', message: 'is not a day: a day name (Monday … Sunday) or 1 (Monday) to 7 (Sunday)' });
+    return z.NEVER;
+  }
+  return String(index + 1) as (typeof DAY_KEYS)[number];
+});
+
+/**
+ * The schedule as campaign reads answer it (`days` by name, `from_time`, `to_time`, `tz`),
+ * accepted on writes too, so that a client can send back what it read.
+ */
+const ReadShapeSchedule = z
+  .object({
+    days: z.array(ReadShapeDay).min(1, 'must enable at least one day'),
+    from_time: HourMinute,
+    to_time: HourMinute,
+    tz: TimeZone.optional(),
+    timezone: TimeZone.optional(),
+    daily_limit: intParam({ min: 1 }).optional(),
+    daily_limit_new_lead: intParam({ min: 0 }).nullable().optional(),
+    start_date: OptionalDay.optional(),
+    end_date: OptionalDay.optional(),
+  })
+  .refine((s) => s.tz !== undefined || s.timezone !== undefined, { message: 'is required (an IANA time zone)', path: ['tz'] })
+  .refine((s) => !HOUR_MINUTE.test(s.from_time) || !HOUR_MINUTE.test(s.to_time) || s.from_time < s.to_time, { message: 'must end after it starts (from_time < to_time)', path: ['to_time'] })
+  .refine((s) => !s.start_date || !s.end_date || s.end_date >= s.start_date, { message: 'must not be before start_date', path: ['end_date'] })
+  .transform(({ days, from_time, to_time, tz, timezone, ...rest }) => ({
+    ...rest,
+    days: Object.fromEntries(days.map((d) => [d, true])) as ScheduleDays,
+    timezone: (timezone ?? tz) as string,
+    timing: { from: from_time, to: to_time },
+  }));
+
+/** A schedule on writes: the write shape (`days` {"1": true}, `timing`), or the read shape sent back. */
+const UpdateSchedule = z.union([WriteSchedule, ReadShapeSchedule]);
 export type UpdateSchedule = z.infer<typeof UpdateSchedule>;
 
 // --- sequence -------------------------------------------------------------------------
@@ -117,11 +164,11 @@ export const UpdateCampaignInput = z.object({
   email_accounts: z.array(text('an e-mail address').trim().min(3, 'must be an e-mail address')).max(1000).optional(),
   daily_limit: intParam({ min: 1, max: 100_000 }).optional(),
   interval_limit_in_min: intParam({ min: 0, max: 1440 }).optional(),
-  send_as_txt: boolParam.optional(),
-  is_emailopened_tracking: boolParam.optional(),
-  is_unsubscribed_link: boolParam.optional(),
-  stop_on_lead_replied: boolParam.optional(),
-  is_pause_on_bouncerate: boolParam.optional(),
+  send_as_txt: BoolInput.optional(),
+  is_emailopened_tracking: BoolInput.optional(),
+  is_unsubscribed_link: BoolInput.optional(),
+  stop_on_lead_replied: BoolInput.optional(),
+  is_pause_on_bouncerate: BoolInput.optional(),
   bounce_rate_limit: z.coerce.number({ error: 'must be a number' }).min(0, 'must be at least 0').max(100, 'must be at most 100').optional(),
   first_wait_time: intParam({ min: 0, max: 365 }).optional().describe('Subsequences only: days before the first step'),
 });
@@ -163,15 +210,15 @@ export type TransitionOutput = z.infer<typeof TransitionOutput>;
 
 export const DeleteCampaignInput = z.object({
   ...CampaignRef,
-  is_archive: YesNo.describe('"yes": archive (keep everything); "no": delete'),
-  is_save_lead_data: YesNo.default('no').describe('"yes" keeps lead data, which only archiving does: the campaign is archived instead of deleted'),
+  is_archive: BoolInput.describe('"yes" (true): archive (keep everything); "no" (false): delete'),
+  is_save_lead_data: BoolInput.default(false).describe('"yes" (true) keeps lead data, which only archiving does: the campaign is archived instead of deleted'),
 });
 export type DeleteCampaignInput = z.infer<typeof DeleteCampaignInput>;
 
 export const DuplicateCampaignInput = z.object({
   ...CampaignRef,
   camp_name: CampaignName,
-  duplicate_subsequences: YesNo.default('no'),
+  duplicate_subsequences: BoolInput.default(false).describe('"yes" (true): copy the subsequences too'),
 });
 export type DuplicateCampaignInput = z.infer<typeof DuplicateCampaignInput>;
 
@@ -230,14 +277,21 @@ export const CampaignCounters = z.object({
 });
 export type CampaignCounters = z.infer<typeof CampaignCounters>;
 
+
+/**
+ * The schedule as the vendor's reads answer it (its write shape, `days` {"1": true} and
+ * `timing` {from, to}, is what the update and set-schedules operations take).
+ */
 export const CampaignScheduleOutput = z.object({
-  days: z.record(z.string(), z.boolean()),
-  timezone: z.string(),
-  timing: z.object({ from: z.string(), to: z.string() }),
+  days: z.array(z.enum(WEEKDAYS)).describe('Sending days by English name, Monday first'),
+  from_time: z.string().describe('Start of the daily sending window, HH:MM (24 h) in `tz`'),
+  to_time: z.string().describe('End of the daily sending window, HH:MM (24 h) in `tz`'),
+  tz: z.string().describe('IANA time zone of the window'),
+  timezone: z.string().describe('Same as `tz`'),
   daily_limit: z.number().int(),
   daily_limit_new_lead: z.number().int().nullable(),
-  start_date: z.string().nullable(),
-  end_date: z.string().nullable(),
+  start_date: z.string().nullable().describe('Same as the campaign\'s camp_st_date'),
+  end_date: z.string().nullable().describe('Same as the campaign\'s camp_end_date'),
 });
 export type CampaignScheduleOutput = z.infer<typeof CampaignScheduleOutput>;
 
@@ -301,3 +355,10 @@ export const AllStatsOutput = z.object({
   bounce_rate: z.number(),
 });
 export type AllStatsOutput = z.infer<typeof AllStatsOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(CampaignObjectOutput, 'Campaign');
+nameApiSchema(CampaignSummary, 'CampaignListItem');
+nameApiSchema(CampaignScheduleOutput, 'CampaignSchedule');
+nameApiSchema(SequenceStepInput, 'SequenceStep');
+nameApiSchema(SequenceVariationInput, 'SequenceVariation');

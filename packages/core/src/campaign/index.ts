@@ -16,6 +16,11 @@ import {
 import { setCampaignSchedules, updateCampaign } from './campaign-update.operations';
 import { deleteCampaign, launchCampaign, pauseCampaign } from './campaign-state.operations';
 
+// What analytics reads of campaign: the not-found error, the rate rule and the unbounded range.
+export { campaignNotFound } from './campaign.queries';
+export { rate } from './campaign.rules';
+export { OPEN_RANGE } from './variation-stats.queries';
+
 export const campaignOperations = {
   variationStats: getVariationStats,
   addSubsequence: createSubsequence,

@@ -3,8 +3,7 @@ import { newId } from '@outreach/db';
 import { createTestCampaign, createTestMailbox, createTestTenant, expectDomainError, testCtx, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
-import { issueApiKey } from '../auth/organization.service';
-import { createAuthenticator } from '../auth/authenticate.service';
+import { createAuthenticator, issueApiKey } from '../auth/index';
 
 const db = useTestDatabase();
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 
 export const SUBSEQUENCE_EVENTS = [
@@ -77,3 +78,6 @@ export const CreateSubsequenceOutput = z.object({
   id: z.string().describe('The new subsequence identifier'),
 });
 export type CreateSubsequenceOutput = z.infer<typeof CreateSubsequenceOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(SubsequenceEvent, 'SubsequenceEvent');

@@ -14,11 +14,11 @@ export const VARIATION_COUNTS_SQL = `
          count(s.replied_at)::int AS reply,
          count(*) FILTER (WHERE s.replied_at IS NOT NULL AND s.lead_id IN (
            SELECT l.id FROM leads l
-            WHERE l.campaign_id = $1
+            WHERE l.campaign_id = $1 AND l.workspace_id = $4
               AND l.label IN (SELECT ll.key FROM lead_labels ll WHERE ll.workspace_id = $4 AND ll.sentiment = 'POSITIVE')
          ))::int AS pos_reply
     FROM sent_emails s
-   WHERE s.campaign_id = $1 AND s.sent_at >= $2 AND s.sent_at < $3
+   WHERE s.campaign_id = $1 AND s.workspace_id = $4 AND s.sent_at >= $2 AND s.sent_at < $3
    GROUP BY s.variation_id`;
 
 export interface VariationCounts {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { ObjectId, WorkspaceIdField } from '../shared/schemas';
 import { IsoDate } from '../shared/time';
 
@@ -35,3 +36,7 @@ export type VariationStepStats = z.infer<typeof VariationStepStats>;
 
 export const VariationStatsOutput = z.array(VariationStepStats);
 export type VariationStatsOutput = z.infer<typeof VariationStatsOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(VariationStepStats, 'VariationStepStats');
+nameApiSchema(VariationStats, 'VariationStats');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestOrganization, createTestTenant, expectDomainError, testCtx, testServiceDeps, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
-import { createAuthenticator } from '../auth/authenticate.service';
+import { createAuthenticator } from '../auth/index';
 
 const db = useTestDatabase();
 
@@ -44,6 +44,7 @@ describe('client access', () => {
           client_first_name: 'Ada',
           client_last_name: '',
           client_business_name: '',
+          notify_pos_reply_email: '',
           status: 'ACTIVE',
           client_permissions: [{ workspace_id: ws, permissions: ['TAG_LIST', 'HOOK_CREATE'], hide_labels: ['CLOSED'] }],
         },
@@ -120,6 +121,46 @@ describe('client access', () => {
     );
     expect(foreignError.message).toContain('client_permissions.1.workspace_id');
     expect(await db.prisma.client.count({ where: { organizationId: org.organizationId } })).toBe(0);
+  });
+
+  it('edits a client with the vendor body: names, notification addresses and grants, refusing another client\'s email', async () => {
+    const { ctx, ws, ws2 } = await setup();
+    const create = (email: string) =>
+      executeOperation({
+        op: operations.client.create,
+        ctx,
+        input: { client_email: email, client_first_name: 'Nova', client_last_name: '', client_business_name: '', workspaces: [{ id: ws, permissions: ['TAG_LIST'], hide_labels: [] }] },
+      });
+    const nova = await create('nova@example.com');
+    await create('other@example.com');
+    await executeOperation({
+      op: operations.client.updatePermissions,
+      ctx,
+      input: {
+        client_id: nova.client_id,
+        client_first_name: 'Nova',
+        client_last_name: 'Smith',
+        client_business_name: 'Nova Ltd',
+        notify_pos_reply_email: 'sales@example.com',
+        workspaces: [{ id: ws2, permissions: ['BLOCKLIST_LIST'], hide_labels: ['CLOSED'] }],
+      },
+    });
+    const listed = (await executeOperation({ op: operations.client.list, ctx, input: {} })).clients.find((c) => c.client_id === nova.client_id);
+    expect(listed).toMatchObject({
+      client_email: 'nova@example.com',
+      client_last_name: 'Smith',
+      client_business_name: 'Nova Ltd',
+      notify_pos_reply_email: 'sales@example.com',
+      client_permissions: [{ workspace_id: ws2, permissions: ['BLOCKLIST_LIST'], hide_labels: ['CLOSED'] }],
+    });
+    await expectDomainError(
+      executeOperation({ op: operations.client.updatePermissions, ctx, input: { client_id: nova.client_id, client_email: 'OTHER@example.com', workspaces: [] } }),
+      'conflict',
+      'client.duplicate_email',
+    );
+    // The refused edit changed nothing, grants included.
+    const after = (await executeOperation({ op: operations.client.list, ctx, input: {} })).clients.find((c) => c.client_id === nova.client_id);
+    expect(after).toEqual(listed);
   });
 
   it('is for organization keys only and never reaches another organization\'s clients', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 import { CLIENT_PERMISSIONS } from './client.rules';
 
@@ -22,16 +23,86 @@ export const ClientGrantInput = z.object({
 });
 export type ClientGrantInput = z.infer<typeof ClientGrantInput>;
 
-const ClientPermissions = z
-  .array(ClientGrantInput, { error: required('an array of workspace grants') })
-  .max(1000, 'must hold at most 1000 grants')
-  .superRefine((grants, ctx) => {
-    const seen = new Set<string>();
-    grants.forEach((g, i) => {
-      if (seen.has(g.workspace_id)) ctx.addIssue({ code: 'custom', path: [i, 'workspace_id'], message: 'is granted twice' });
-      seen.add(g.workspace_id);
+/** The vendor's write shape of a grant (`workspaces[]`): the workspace is `id`. */
+export const ClientWorkspaceGrantInput = z.object({
+  id: WorkspaceIdField.describe('Workspace granted to the client'),
+  permissions: ClientGrantInput.shape.permissions,
+  hide_labels: ClientGrantInput.shape.hide_labels,
+});
+export type ClientWorkspaceGrantInput = z.infer<typeof ClientWorkspaceGrantInput>;
+
+/** A list of grants, each workspace at most once (`key` names the workspace in an item). */
+function grantList<T extends z.ZodType>(item: T, key: string) {
+  return z
+    .array(item, { error: required('an array of workspace grants') })
+    .max(1000, 'must hold at most 1000 grants')
+    .superRefine((grants, ctx) => {
+      const seen = new Set<string>();
+      grants.forEach((g, i) => {
+        const id = (g as Record<string, string>)[key]!;
+        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i, key], message: 'is granted twice' });
+        seen.add(id);
+      });
     });
+}
+
+const ClientPermissions = grantList(ClientGrantInput, 'workspace_id');
+const ClientWorkspaces = grantList(ClientWorkspaceGrantInput, 'id');
+
+const ClientEmail = z
+  .string({ error: required('a string') })
+  .trim()
+  .toLowerCase()
+  .max(320, 'must be at most 320 characters')
+  .pipe(z.email({ error: 'must be an email address' }));
+
+/** The vendor's comma-separated address list; stored trimmed, lower-cased, without repeats ("" for none). */
+const NotifyEmails = z
+  .string({ error: 'must be a comma-separated list of email addresses' })
+  .max(2000, 'must be at most 2000 characters')
+  .transform((text, ctx) => {
+    const list = [...new Set(text.split(/[,;]/).map((a) => a.trim().toLowerCase()).filter(Boolean))];
+    const bad = list.find((a) => !z.email().safeParse(a).success);
+    if (bad !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of email addresses ("${bad}" is not one)` });
+      return z.NEVER;
+    }
+    return list.join(',');
   });
+
+/**
+ * The grants of a client body: the vendor's `workspaces` ({ id, permissions, hide_labels }) or
+ * `client_permissions` (the read shape, { workspace_id, … }); exactly one of them.
+ */
+const GrantsBody = {
+  workspaces: ClientWorkspaces.optional().describe('The grants, as the vendor writes them: [{ id, permissions, hide_labels }]'),
+  client_permissions: ClientPermissions.optional().describe('The grants in the read shape ([{ workspace_id, permissions, hide_labels }]), instead of `workspaces`'),
+};
+
+type WithGrants = { workspaces?: ClientWorkspaceGrantInput[] | undefined; client_permissions?: ClientGrantInput[] | undefined };
+
+function checkOneGrantList(body: WithGrants, ctx: z.RefinementCtx): void {
+  if (body.workspaces !== undefined && body.client_permissions !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['workspaces'], message: 'must not be given with client_permissions (they are the same grants)' });
+  } else if (body.workspaces === undefined && body.client_permissions === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['workspaces'], message: 'is required: the grants [{ id, permissions, hide_labels }] (or client_permissions)' });
+  }
+}
+
+/** Where the grants were given (error fields name it) and the grants in one shape. */
+export interface ClientGrants {
+  field: 'workspaces' | 'client_permissions';
+  /** The key of an item naming its workspace. */
+  idKey: 'id' | 'workspace_id';
+  list: ClientGrantInput[];
+}
+
+function grantsOf(body: WithGrants): ClientGrants {
+  if (body.workspaces !== undefined) {
+    return { field: 'workspaces', idKey: 'id', list: body.workspaces.map((g) => ({ workspace_id: g.id, permissions: g.permissions, hide_labels: g.hide_labels })) };
+  }
+  return { field: 'client_permissions', idKey: 'workspace_id', list: body.client_permissions ?? [] };
+}
 
 export const ListClientsInput = z.object({ workspace_id: OptionalWorkspace }).default({});
 export type ListClientsInput = z.infer<typeof ListClientsInput>;
@@ -48,6 +119,7 @@ export const ClientItem = z.object({
   client_first_name: z.string(),
   client_last_name: z.string(),
   client_business_name: z.string(),
+  notify_pos_reply_email: z.string().describe('Addresses given to be told of positive replies, comma-separated; "" when none (stored, no notification is sent)'),
   status: z.enum(['ACTIVE', 'INACTIVE']),
   client_permissions: z.array(ClientGrantOutput),
 });
@@ -56,19 +128,18 @@ export type ClientItem = z.infer<typeof ClientItem>;
 export const ListClientsOutput = z.object({ clients: z.array(ClientItem) });
 export type ListClientsOutput = z.infer<typeof ListClientsOutput>;
 
-export const CreateClientInput = z.object({
-  workspace_id: OptionalWorkspace,
-  client_email: z
-    .string({ error: required('a string') })
-    .trim()
-    .toLowerCase()
-    .max(320, 'must be at most 320 characters')
-    .pipe(z.email({ error: 'must be an email address' })),
-  client_first_name: Name.optional(),
-  client_last_name: Name.optional(),
-  client_business_name: Name.optional(),
-  client_permissions: ClientPermissions,
-});
+export const CreateClientInput = z
+  .object({
+    workspace_id: OptionalWorkspace,
+    client_email: ClientEmail,
+    client_first_name: Name.optional(),
+    client_last_name: Name.optional().describe('May be ""'),
+    client_business_name: Name.optional().describe('May be ""'),
+    notify_pos_reply_email: NotifyEmails.nullable().optional(),
+    ...GrantsBody,
+  })
+  .superRefine(checkOneGrantList)
+  .transform((body) => ({ ...body, grants: grantsOf(body) }));
 export type CreateClientInput = z.infer<typeof CreateClientInput>;
 
 export const CreateClientOutput = z.object({
@@ -78,11 +149,20 @@ export const CreateClientOutput = z.object({
 });
 export type CreateClientOutput = z.infer<typeof CreateClientOutput>;
 
-export const UpdateClientPermissionsInput = z.object({
-  workspace_id: OptionalWorkspace,
-  client_id: ObjectId,
-  client_permissions: ClientPermissions,
-});
+/** PUT /client: the create body with `client_id`; the given fields change, the grants are replaced. */
+export const UpdateClientPermissionsInput = z
+  .object({
+    workspace_id: OptionalWorkspace,
+    client_id: ObjectId,
+    client_email: ClientEmail.optional(),
+    client_first_name: Name.optional(),
+    client_last_name: Name.optional(),
+    client_business_name: Name.optional(),
+    notify_pos_reply_email: NotifyEmails.nullable().optional(),
+    ...GrantsBody,
+  })
+  .superRefine(checkOneGrantList)
+  .transform((body) => ({ ...body, grants: grantsOf(body) }));
 export type UpdateClientPermissionsInput = z.infer<typeof UpdateClientPermissionsInput>;
 
 export const SetClientStatusInput = z.object({
@@ -100,3 +180,8 @@ export type DeleteClientInput = z.infer<typeof DeleteClientInput>;
 
 export const ClientStatusOutput = z.object({ status: StatusSuccess });
 export type ClientStatusOutput = z.infer<typeof ClientStatusOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(ClientItem, 'Client');
+nameApiSchema(ClientGrantOutput, 'ClientGrant');
+nameApiSchema(ClientGrantInput, 'ClientGrantInput');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { WorkspaceIdField } from '../shared/schemas';
 
 /** The managed-infrastructure order this answers for always takes 99 mailbox names. */
@@ -51,3 +52,7 @@ export const GenerateSenderIdentitiesOutput = z.object({
     .describe(`One identity per profile, in input order; ${SENDER_PREFIX_TOTAL} prefixes in total, all distinct. Takes the shape of the DFY order's \`senders\` field.`),
 });
 export type GenerateSenderIdentitiesOutput = z.infer<typeof GenerateSenderIdentitiesOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(SenderProfile, 'SenderProfile');
+nameApiSchema(SenderIdentity, 'SenderIdentity');

@@ -16,7 +16,7 @@ export const bulkAddAccounts = defineOperation({
   kind: 'mutation',
   summary: 'Add regular (SMTP/IMAP) email accounts',
   description:
-    'Adds up to 100 SMTP/IMAP mailboxes. A host that is, or resolves to, a private, loopback, link-local or reserved address is refused with 400 naming the field (`accounts.<i>.smtp_host` / `accounts.<i>.imap_host`) before any connection and nothing is added, unless the server runs with ALLOW_PRIVATE_TARGETS=true. Each account\'s SMTP then IMAP login is checked against the real servers (at most 5 accounts at once) before anything is saved; an account whose login is refused or whose server is unreachable is listed in `failed` with the reason, one fixed sentence ("SMTP login refused: …", "IMAP server unreachable: timed out", …) that never quotes the server, and the others are still added. An address already connected to the workspace (case-insensitively), or given twice in the request, fails with "already connected". The verified accounts are inserted in one transaction, ACTIVE, with warmup ACTIVE when `enable_warmup` is "yes". Passwords are stored encrypted (AES-256-GCM) and never returned by any operation. `daily_limit` defaults to 30, `sending_gap` to 10 minutes.',
+    'Adds up to 100 SMTP/IMAP mailboxes. A host that is, or resolves to, a private, loopback, link-local or reserved address is refused with 400 naming the field (`accounts.<i>.smtp_host` / `accounts.<i>.imap_host`) before any connection and nothing is added, unless the server runs with ALLOW_PRIVATE_TARGETS=true. Each account\'s SMTP then IMAP login is checked against the real servers (at most 5 accounts at once) before anything is saved; an account whose login is refused or whose server is unreachable is listed in `failed` with the reason, one fixed sentence ("SMTP login refused: …", "IMAP server unreachable: timed out", …) that never quotes the server, and the others are still added. An address already connected to the workspace (case-insensitively), or given twice in the request, fails with "already connected". The verified accounts are inserted in one transaction, ACTIVE, with warmup ACTIVE when `enable_warmup` is "yes" (or true, 1). Passwords are stored encrypted (AES-256-GCM) and never returned by any operation. `daily_limit` defaults to 30, `sending_gap` to 10 minutes.',
   input: BulkAddAccountsInput,
   output: BulkAddAccountsOutput,
   workspace: 'required',
@@ -78,7 +78,7 @@ export const bulkAddAccounts = defineOperation({
               firstName: a.first_name,
               lastName: a.last_name,
               status: 'ACTIVE' as const,
-              warmupStatus: input.enable_warmup === 'yes' ? 'ACTIVE' : 'INACTIVE',
+              warmupStatus: input.enable_warmup ? 'ACTIVE' : 'INACTIVE',
               smtpHost: a.smtp_host,
               smtpPort: a.smtp_port,
               smtpUsername: a.smtp_username,
@@ -98,7 +98,7 @@ export const bulkAddAccounts = defineOperation({
           throw error;
         });
     }
-    return { status: 'success' as const, added: verified.map(({ account, id }) => ({ email: account.email, _id: id })), failed };
+    return { status: 'success' as const, added: verified.map(({ account, id }) => ({ email: account.email, _id: id, id })), failed };
   },
 });
 
@@ -152,7 +152,7 @@ export const bulkReconnect = defineOperation({
           where: { id: r.id },
           data: error ? { status, lastError: error } : { status, lastError: null, disconnectReason: null, imapFailures: 0, imapRetryAt: null },
         });
-        return { _id: r.id, email: r.email, status, ...(error ? { error } : {}) };
+        return { _id: r.id, id: r.id, email: r.email, status, ...(error ? { error } : {}) };
       },
     });
     return { status: 'success' as const, results };

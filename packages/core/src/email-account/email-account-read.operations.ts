@@ -1,55 +1,65 @@
-// Reading mailboxes: the list, one mailbox's status, and sending statistics.
+// Reading mailboxes: the list (with what the engine recorded of each) and one mailbox's status.
 import { defineOperation } from '../shared/operation';
-import { invalidField } from '../shared/errors';
-import { utcDayEnd, utcDayStart } from '../shared/time';
-import { AccountByEmailInput, AccountStatusOutput, EmailStatsInput, EmailStatsOutput, ListAccountsInput, ListAccountsOutput } from './email-account.schemas';
-import { daysBetween, percent } from './email-account.rules';
-import { emailDayCounts, emailLeadCounts, findAccountByEmail } from './email-account.queries';
+import { dayBounds } from '../shared/zoned-time';
+import { AccountByEmailInput, AccountStatusOutput, ListAccountsInput, ListAccountsOutput } from './email-account.schemas';
+import { mailboxActivity, findAccountByEmail } from './email-account.queries';
+import { mailboxAnalytics, NO_ACTIVITY } from './mailbox-health.rules';
 
 export const listAccounts = defineOperation({
   name: 'emailAccount.list',
   kind: 'query',
   summary: 'List email accounts',
   description:
-    'The workspace\'s mailboxes, oldest first (ties by id), paged with `skip` and `limit` (a `page` parameter is refused with 400 "page is not allowed", as the vendor does; other unknown parameters are ignored). `tags` (comma-separated tag ids) keeps accounts carrying any of them; `email` keeps addresses containing the text, case-insensitively. `payload.tags` and `payload.cmps` are the ids of the account\'s tags and campaigns. Passwords and usernames are never returned.',
+    'The workspace\'s mailboxes, oldest first (ties by id), paged with `skip` and `limit` (a `page` parameter is refused with 400 "page is not allowed", as the vendor does; other unknown parameters are ignored). `tags` (comma-separated tag ids) keeps accounts carrying any of them; `email` keeps addresses containing the text, case-insensitively. `payload.tags` and `payload.cmps` are the ids of the account\'s tags and campaigns. Each account carries its id as `_id` and as `id`. `payload.analytics` holds the vendor\'s `health_scores`, `reply_rates` and `daily_counters` with what the engine recorded (docs/api.md, "Mailbox health"): `health_score` (also under the vendor\'s `7d_overall_warmup_health`) is 0 when the mailbox is DISCONNECTED, else 100 less 10 points per percent of bounced sends of the last 7 days (at most 70), less 10 when 20 or more sends of the last 7 days got no reply, less 20 while reading its inbox fails; `3d_bounce_rate`, `7d_bounce_rate`, `7d_replyrate` and `7d_ooo_replyrate` are percentages over the sends of those days (-1 when there were none); `daily_counters` count today in the workspace\'s time zone: `email_sent_today` (campaign and unibox sends, as the daily limit counts them), `email_replied_today` (replies from leads received), `email_bounced_today` (sends of the last 7 days recorded as bounced today). There is no warmup network: the other warmup figures are -1, `warmup_email_sent_today` 0. The page\'s figures are read in one query, whatever its size. Passwords and usernames are never returned.',
   input: ListAccountsInput,
   output: ListAccountsOutput,
   workspace: 'required',
   permission: 'EMAILACCOUNT_LIST',
   async run(ctx, input) {
-    const rows = await ctx.db.emailAccount.findMany({
-      where: {
-        workspaceId: input.workspace_id,
-        ...(input.email ? { emailNormalized: { contains: input.email.toLowerCase() } } : {}),
-        ...(input.tags?.length ? { tags: { some: { tagId: { in: input.tags } } } } : {}),
-      },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      skip: input.skip,
-      take: input.limit,
-      select: {
-        id: true,
-        email: true,
-        status: true,
-        warmupStatus: true,
-        provider: true,
-        createdAt: true,
-        updatedAt: true,
-        firstName: true,
-        lastName: true,
-        dailyLimit: true,
-        sendingGap: true,
-        imapHost: true,
-        imapPort: true,
-        smtpHost: true,
-        smtpPort: true,
-        signature: true,
-        tags: { select: { tagId: true }, orderBy: { tagId: 'asc' } },
-        campaigns: { select: { campaignId: true }, orderBy: { campaignId: 'asc' } },
-      },
-    });
+    const [rows, workspace] = await Promise.all([
+      ctx.db.emailAccount.findMany({
+        where: {
+          workspaceId: input.workspace_id,
+          ...(input.email ? { emailNormalized: { contains: input.email.toLowerCase() } } : {}),
+          ...(input.tags?.length ? { tags: { some: { tagId: { in: input.tags } } } } : {}),
+        },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        skip: input.skip,
+        take: input.limit,
+        select: {
+          id: true,
+          email: true,
+          status: true,
+          warmupStatus: true,
+          provider: true,
+          createdAt: true,
+          updatedAt: true,
+          firstName: true,
+          lastName: true,
+          dailyLimit: true,
+          sendingGap: true,
+          imapHost: true,
+          imapPort: true,
+          smtpHost: true,
+          smtpPort: true,
+          signature: true,
+          imapFailures: true,
+          uniboxDayStart: true,
+          uniboxSentToday: true,
+          tags: { select: { tagId: true }, orderBy: { tagId: 'asc' } },
+          campaigns: { select: { campaignId: true }, orderBy: { campaignId: 'asc' } },
+        },
+      }),
+      ctx.db.workspace.findUniqueOrThrow({ where: { id: input.workspace_id }, select: { timezone: true } }),
+    ]);
+    // A mailbox's day is its workspace's, as for its daily limit.
+    const now = ctx.ports.clock.now();
+    const dayStart = dayBounds({ timezone: workspace.timezone, at: now }).start;
+    const activity = await mailboxActivity({ db: ctx.db, ids: rows.map((r) => r.id), now, dayStart });
     return {
       accounts: rows.map((r) => ({
         _id: r.id,
+        id: r.id,
         email: r.email,
         status: r.status,
         warmup_status: r.warmupStatus,
@@ -67,6 +77,14 @@ export const listAccounts = defineOperation({
           signature: r.signature,
           tags: r.tags.map((t) => t.tagId),
           cmps: r.campaigns.map((c) => c.campaignId),
+          analytics: mailboxAnalytics({
+            status: r.status,
+            imapFailures: r.imapFailures,
+            activity: {
+              ...(activity.get(r.id) ?? NO_ACTIVITY),
+              unibox_sent_today: r.uniboxDayStart?.getTime() === dayStart.getTime() ? r.uniboxSentToday : 0,
+            },
+          }),
         },
       })),
     };
@@ -77,7 +95,7 @@ export const accountStatus = defineOperation({
   name: 'emailAccount.status',
   kind: 'query',
   summary: 'Status of an email account',
-  description: 'Connection status, warmup status and the last connection error of one mailbox, found by address (case-insensitively); 404 when the workspace has no such address. `disconnect_reason` says what disconnected it (`smtp_auth`: the sending engine\'s login was refused; `imap_auth`: the reply reader\'s; reading retries on its own after 1, 2, 4 … 60 minutes, and `POST /account/bulk-reconnect` retries at once); `last_synced_at` is when its inbox was last read.',
+  description: 'Connection status, warmup status and the last connection error of one mailbox, found by address (case-insensitively): `{ account, status, warmup_status }` as the vendor answers it (`account` the address), with `email` (the same), `last_error`, `disconnect_reason` and `last_synced_at`; 404 when the workspace has no such address. `disconnect_reason` says what disconnected it (`smtp_auth`: the sending engine\'s login was refused; `imap_auth`: the reply reader\'s; reading retries on its own after 1, 2, 4 … 60 minutes, and `POST /account/bulk-reconnect` retries at once); `last_synced_at` is when its inbox was last read.',
   input: AccountByEmailInput,
   output: AccountStatusOutput,
   workspace: 'required',
@@ -85,60 +103,13 @@ export const accountStatus = defineOperation({
   async run(ctx, input) {
     const row = await findAccountByEmail({ db: ctx.db, workspaceId: input.workspace_id, email: input.email });
     return {
+      account: row.email,
       email: row.email,
       status: row.status,
       warmup_status: row.warmupStatus,
       last_error: row.lastError,
       disconnect_reason: row.disconnectReason,
       last_synced_at: row.imapSyncedAt?.toISOString() ?? null,
-    };
-  },
-});
-
-const MAX_STATS_DAYS = 90;
-
-export const emailStats = defineOperation({
-  name: 'emailAccount.emailStats',
-  kind: 'query',
-  summary: 'Sending statistics of email accounts',
-  description:
-    'Counts over sends whose send time falls in `start_date`..`end_date` (inclusive UTC days; `end_date` at most 90 days after `start_date`, so at most 91 days in all: 400 otherwise), of the whole workspace or of one mailbox (`email_acc_id`). A send\'s first open, first reply and bounce count on the day it was sent. `chart` has one row per day of the range, zeros included. `total_contacted_count` counts distinct leads sent to; `total_completed_count` those of them whose sequence is completed; `total_pos_reply_count` those that replied and carry a positive label (INTERESTED, MEETING_BOOKED, MEETING_COMPLETED, CLOSED). `open_rate`, `reply_rate` and `pos_reply_rate` divide by the contacted leads, `bounce_rate` by the sends; percentages rounded to 2 decimals, 0 when nothing was sent.',
-  input: EmailStatsInput,
-  output: EmailStatsOutput,
-  workspace: 'required',
-  permission: 'EMAILACCOUNT_LIST',
-  async run(ctx, input) {
-    const from = utcDayStart(input.start_date);
-    const to = utcDayEnd(input.end_date);
-    if (to <= from) throw invalidField('end_date', 'must not be before start_date');
-    // "90 days apart": end_date - start_date <= 90, so a range holds at most 91 calendar days.
-    if ((to.getTime() - from.getTime()) / 86_400_000 - 1 > MAX_STATS_DAYS) throw invalidField('end_date', `must be at most ${MAX_STATS_DAYS} days after start_date`);
-    const query = { db: ctx.db, workspaceId: input.workspace_id, from, to, emailAccountId: input.email_acc_id ?? null };
-    const [days, leads] = await Promise.all([emailDayCounts(query), emailLeadCounts(query)]);
-    const byDay = new Map(days.map((d) => [d.date, d]));
-    const chart = daysBetween({ start: input.start_date, end: input.end_date }).map(
-      (date) => byDay.get(date) ?? { date, sent_count: 0, reply_count: 0, open_count: 0, bounce_count: 0 },
-    );
-    const sum = (key: 'sent_count' | 'reply_count' | 'open_count' | 'bounce_count') => days.reduce((n, d) => n + d[key], 0);
-    const sent = sum('sent_count');
-    const replies = sum('reply_count');
-    const opens = sum('open_count');
-    const bounces = sum('bounce_count');
-    return {
-      header: {
-        total_sent_count: sent,
-        total_reply_count: replies,
-        total_open_count: opens,
-        total_bounce_count: bounces,
-        total_contacted_count: leads.contacted,
-        total_completed_count: leads.completed,
-        total_pos_reply_count: leads.pos_replied,
-        bounce_rate: percent({ part: bounces, whole: sent }),
-        open_rate: percent({ part: opens, whole: leads.contacted }),
-        reply_rate: percent({ part: replies, whole: leads.contacted }),
-        pos_reply_rate: percent({ part: leads.pos_replied, whole: leads.contacted }),
-      },
-      chart: chart.map((d) => ({ date: d.date, sent_count: d.sent_count, reply_count: d.reply_count, open_count: d.open_count, bounce_count: d.bounce_count })),
     };
   },
 });

@@ -60,18 +60,3 @@ export async function privateHostFields(options: { accounts: { index: number; sm
   const isPrivate = new Map(hosts.map((h, i) => [h, verdicts[i]]));
   return options.accounts.flatMap((a) => HOST_FIELDS.filter((f) => isPrivate.get(a[f].trim().toLowerCase())).map((field) => ({ index: a.index, field })));
 }
-
-/** `part / whole` as a percentage rounded to 2 decimals; 0 when nothing to divide by. */
-export function percent(options: { part: number; whole: number }): number {
-  if (options.whole === 0) return 0;
-  return Math.round((options.part / options.whole) * 10_000) / 100;
-}
-
-/** Every `YYYY-MM-DD` from start to end inclusive. */
-export function daysBetween(options: { start: string; end: string }): string[] {
-  const days: string[] = [];
-  for (let t = Date.parse(`${options.start}T00:00:00Z`); t <= Date.parse(`${options.end}T00:00:00Z`); t += 86_400_000) {
-    days.push(new Date(t).toISOString().slice(0, 10));
-  }
-  return days;
-}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { IsoDate } from '../shared/time';
-import { intParam, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, YesNo } from '../shared/schemas';
+import { BoolInput, intParam, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 
 const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
 
@@ -32,13 +33,13 @@ export type NewAccount = z.infer<typeof NewAccount>;
 export const BulkAddAccountsInput = z.object({
   workspace_id: WorkspaceIdField,
   accounts: z.array(NewAccount, { error: required('an array of accounts') }).min(1, 'must hold at least one account').max(100, 'must hold at most 100 accounts'),
-  enable_warmup: YesNo.default('no'),
+  enable_warmup: BoolInput.default(false).describe('"yes" (true): start warmup on the added accounts'),
 });
 export type BulkAddAccountsInput = z.infer<typeof BulkAddAccountsInput>;
 
 export const BulkAddAccountsOutput = z.object({
   status: StatusSuccess,
-  added: z.array(z.object({ email: z.string(), _id: z.string() })),
+  added: z.array(z.object({ email: z.string(), _id: z.string(), id: z.string().describe('The same id as `_id` (clients read either)') })),
   failed: z.array(z.object({ email: z.string(), error: z.string() })),
 });
 export type BulkAddAccountsOutput = z.infer<typeof BulkAddAccountsOutput>;
@@ -63,8 +64,40 @@ export const ListAccountsInput = z.object({
   });
 export type ListAccountsInput = z.infer<typeof ListAccountsInput>;
 
+/** A rate in percent (2 decimals), or -1 when the window holds nothing to divide by (the vendor's "no data"). */
+const WindowRate = (text: string) => z.number().describe(`${text}; -1 when there is no data`);
+
+/**
+ * What the engine knows of a mailbox's recent sending (docs/api.md, "Mailbox health"): the
+ * vendor's `payload.analytics`, with its keys, and ours beside them.
+ */
+export const AccountAnalytics = z.object({
+  health_scores: z.object({
+    health_score: z.number().int().describe('Sending health, 0 to 100, from the last 7 days (docs/api.md, "Mailbox health")'),
+    '7d_overall_warmup_health': z.number().int().describe('The same health score, under the vendor\'s key'),
+    '7d_google_warmup_health': z.number().int().describe('Always -1: there is no warmup network'),
+    '7d_microsoft_warmup_health': z.number().int().describe('Always -1: there is no warmup network'),
+    '7d_other_warmup_health': z.number().int().describe('Always -1: there is no warmup network'),
+    '1d_miss_warmup_rate': z.number().describe('Always -1: there is no warmup network'),
+    '3d_bounce_rate': WindowRate('Bounced sends over sends of the last 3 days, percent'),
+    '7d_bounce_rate': WindowRate('Bounced sends over sends of the last 7 days, percent'),
+  }),
+  reply_rates: z.object({
+    '7d_replyrate': WindowRate('Replied sends over sends of the last 7 days, percent'),
+    '7d_ooo_replyrate': WindowRate('Sends of the last 7 days answered by an out-of-office reply, over those sends, percent'),
+  }),
+  daily_counters: z.object({
+    email_sent_today: z.number().int().describe("E-mails sent today (the workspace's day), campaign and unibox sends: what the daily limit counts"),
+    email_replied_today: z.number().int().describe('Replies from leads received today'),
+    email_bounced_today: z.number().int().describe('Sends of the last 7 days recorded as bounced today'),
+    warmup_email_sent_today: z.number().int().describe('Always 0: there is no warmup network'),
+  }),
+});
+export type AccountAnalytics = z.infer<typeof AccountAnalytics>;
+
 export const AccountItem = z.object({
   _id: z.string(),
+  id: z.string().describe('The same id as `_id` (clients read either)'),
   email: z.string(),
   status: z.string(),
   warmup_status: z.string(),
@@ -82,6 +115,7 @@ export const AccountItem = z.object({
     signature: z.string(),
     tags: z.array(z.string()),
     cmps: z.array(z.string()),
+    analytics: AccountAnalytics,
   }),
 });
 export type AccountItem = z.infer<typeof AccountItem>;
@@ -93,6 +127,7 @@ export const AccountByEmailInput = z.object({ workspace_id: WorkspaceIdField, em
 export type AccountByEmailInput = z.infer<typeof AccountByEmailInput>;
 
 export const AccountStatusOutput = z.object({
+  account: z.string().describe('The mailbox address, as the vendor answers it'),
   email: z.string(),
   status: z.string(),
   warmup_status: z.string(),
@@ -146,7 +181,7 @@ export type BulkReconnectInput = z.infer<typeof BulkReconnectInput>;
 
 export const BulkReconnectOutput = z.object({
   status: StatusSuccess,
-  results: z.array(z.object({ _id: z.string(), email: z.string(), status: z.string(), error: z.string().optional() })),
+  results: z.array(z.object({ _id: z.string(), id: z.string().describe('The same id as `_id`'), email: z.string(), status: z.string(), error: z.string().optional() })),
 });
 export type BulkReconnectOutput = z.infer<typeof BulkReconnectOutput>;
 
@@ -159,25 +194,75 @@ export type MoveWorkspaceOutput = z.infer<typeof MoveWorkspaceOutput>;
 export const EmailStatsInput = z.object({
   workspace_id: WorkspaceIdField,
   start_date: IsoDate,
-  end_date: IsoDate,
+  end_date: IsoDate.describe('At most 90 days after start_date'),
   email_acc_id: ObjectId.optional(),
 });
 export type EmailStatsInput = z.infer<typeof EmailStatsInput>;
 
-export const EmailStatsOutput = z.object({
-  header: z.object({
-    total_sent_count: z.number().int(),
-    total_reply_count: z.number().int(),
-    total_open_count: z.number().int(),
-    total_bounce_count: z.number().int(),
-    total_contacted_count: z.number().int(),
-    total_completed_count: z.number().int(),
-    total_pos_reply_count: z.number().int(),
-    bounce_rate: z.number(),
-    open_rate: z.number(),
-    reply_rate: z.number(),
-    pos_reply_rate: z.number(),
-  }),
-  chart: z.array(z.object({ date: z.string(), sent_count: z.number().int(), reply_count: z.number().int(), open_count: z.number().int(), bounce_count: z.number().int() })),
+const Count = z.number().int();
+/** The vendor's counters of email-stats, in its header and in each chart row. */
+const StatsCounts = {
+  total_sent_count: Count,
+  total_reply_count: Count.describe('Sends that got a reply (out-of-office replies are not replies)'),
+  total_ooo_reply_count: Count.describe('Sends answered by an out-of-office reply'),
+  total_open_count: Count,
+  total_bounce_count: Count,
+  total_contacted_count: Count.describe('Distinct leads sent to'),
+  total_completed_count: Count.describe('Of those, leads whose sequence is completed'),
+  total_pos_reply_count: Count.describe('Of those, leads that replied and carry a positive label'),
+};
+
+export const EmailStatsHeader = z.object({
+  ...StatsCounts,
+  bounce_rate: z.number().describe('Bounces over sends, percent'),
+  open_rate: z.number().describe('Opens over contacted leads, percent'),
+  reply_rate: z.number().describe('Replies over contacted leads, percent'),
+  reply_rate_with_ooo: z.number().describe('Replies and out-of-office replies over contacted leads, percent'),
+  pos_reply_rate: z.number().describe('Positive repliers over contacted leads, percent'),
 });
+export type EmailStatsHeader = z.infer<typeof EmailStatsHeader>;
+
+export const EmailStatsChartRow = z.object({ label: z.string().describe('The day for display, "Mar 05"'), date: z.string().describe('YYYY-MM-DD (UTC)'), ...StatsCounts });
+export type EmailStatsChartRow = z.infer<typeof EmailStatsChartRow>;
+
+export const EmailStatsOutput = z.object({ header: EmailStatsHeader, chart: z.array(EmailStatsChartRow) });
 export type EmailStatsOutput = z.infer<typeof EmailStatsOutput>;
+
+/** At most this many mailboxes per bulk email-stats call (ids given, and page size). */
+export const MAX_BULK_STATS_ACCOUNTS = 100;
+
+const AccountIdList = z
+  .union([z.array(z.string()), z.string()], { error: 'must be a comma-separated list of email account ids' })
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((id) => id.trim()).filter(Boolean))
+  .pipe(z.array(ObjectId).max(MAX_BULK_STATS_ACCOUNTS, `must hold at most ${MAX_BULK_STATS_ACCOUNTS} ids`));
+
+export const EmailStatsBulkInput = z.object({
+  workspace_id: WorkspaceIdField,
+  start_date: IsoDate,
+  end_date: IsoDate.describe('At most 90 days after start_date'),
+  email_acc_ids: AccountIdList.optional().describe(`Comma-separated email account ids, at most ${MAX_BULK_STATS_ACCOUNTS}; every mailbox of the workspace when left out`),
+  include_chart: BoolInput.default(true).describe('false: every `chart` is empty (default true)'),
+  page: intParam({ min: 1 }).default(1).describe('Page number, from 1'),
+  limit: intParam({ min: 1 })
+    .transform((n) => Math.min(n, MAX_BULK_STATS_ACCOUNTS))
+    .default(MAX_BULK_STATS_ACCOUNTS)
+    .describe(`Mailboxes per page, 1 to ${MAX_BULK_STATS_ACCOUNTS} (default ${MAX_BULK_STATS_ACCOUNTS}); a larger limit is read as ${MAX_BULK_STATS_ACCOUNTS}`),
+});
+export type EmailStatsBulkInput = z.infer<typeof EmailStatsBulkInput>;
+
+export const EmailStatsBulkOutput = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total_accounts: z.number().int().describe('Mailboxes matched: the workspace\'s, or those of `email_acc_ids` in the workspace'),
+  has_more: z.boolean(),
+  accounts: z.array(z.object({ email_acc_id: z.string(), email: z.string(), header: EmailStatsHeader, chart: z.array(EmailStatsChartRow) })),
+});
+export type EmailStatsBulkOutput = z.infer<typeof EmailStatsBulkOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(AccountItem, 'EmailAccount');
+nameApiSchema(NewAccount, 'NewEmailAccount');
+nameApiSchema(AccountStatusOutput, 'EmailAccountStatus');
+nameApiSchema(EmailStatsOutput, 'EmailStats');
+nameApiSchema(EmailStatsHeader, 'EmailStatsHeader');
+nameApiSchema(EmailStatsChartRow, 'EmailStatsDay');

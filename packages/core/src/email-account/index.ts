@@ -1,5 +1,6 @@
 // The operations of this domain, keyed as their tRPC procedures are (`emailAccount.<key>`).
-import { accountStatus, emailStats, listAccounts } from './email-account-read.operations';
+import { accountStatus, listAccounts } from './email-account-read.operations';
+import { emailStats, emailStatsBulk } from './email-stats.operations';
 import { bulkAddAccounts, bulkReconnect, deleteAccount } from './email-account-connect.operations';
 import { bulkAssignTags, bulkUpdateAccounts, bulkUpdateWarmup, enableWarmup, moveWorkspace, pauseWarmup } from './email-account-bulk.operations';
 
@@ -16,4 +17,5 @@ export const emailAccountOperations = {
   bulkReconnect,
   moveWorkspace,
   emailStats,
+  emailStatsBulk,
 } as const;

@@ -15,7 +15,7 @@ describe('adding lead labels', () => {
       ctx,
       input: { workspace_id: org.workspaceId, name: ' Demo scheduled! ', sentiment: 'POSITIVE', icon: 'calendar' },
     });
-    expect(added).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), key: 'DEMO_SCHEDULED', name: 'Demo scheduled!', sentiment: 'POSITIVE', icon: 'calendar', is_system: false, is_ai_label: false });
+    expect(added).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), key: 'DEMO_SCHEDULED', name: 'Demo scheduled!', sentiment: 'POSITIVE', icon: 'calendar', is_system: 0, is_ai_label: 0 });
     const noIcon = await executeOperation({ op: operations.leadLabel.add, ctx, input: { workspace_id: org.workspaceId, name: 'Later', sentiment: 'NEUTRAL' } });
     expect(noIcon.icon).toBe('');
     const listed = await executeOperation({ op: operations.leadLabel.list, ctx, input: { workspace_id: org.workspaceId } });

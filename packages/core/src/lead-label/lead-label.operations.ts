@@ -1,7 +1,8 @@
 import { classifyPrismaError, newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { conflict, invalid, invalidField } from '../shared/errors';
-import { assertNotClientKey } from '../workspace-settings/workspace-settings.rules';
+import { zeroOne } from '../shared/schemas';
+import { assertNotClientKey } from '../shared/tenancy';
 import { labelKeyFromName, RESERVED_LABEL_KEYS } from './lead-label.rules';
 import {
   AddLeadLabelInput,
@@ -34,8 +35,8 @@ export const listLeadLabels = defineOperation({
       name: r.name,
       sentiment: r.sentiment,
       icon: r.icon,
-      is_system: r.isSystem,
-      is_ai_label: r.isAiLabel,
+      is_system: zeroOne(r.isSystem),
+      is_ai_label: zeroOne(r.isAiLabel),
     }));
   },
 });
@@ -70,7 +71,7 @@ export const addLeadLabel = defineOperation({
           select: { id: true, key: true, name: true, sentiment: true, icon: true },
         });
       });
-      return { ...row, is_system: false, is_ai_label: false };
+      return { ...row, is_system: 0 as const, is_ai_label: 0 as const };
     } catch (error) {
       // Two concurrent adds of the same key: the unique index answers for the loser.
       if (classifyPrismaError(error)?.kind === 'conflict') throw duplicate();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ObjectId, WorkspaceIdField } from '../shared/schemas';
+import { nameApiSchema } from '../shared/schema-names';
+import { ObjectId, WorkspaceIdField, ZeroOne } from '../shared/schemas';
 
 export const ListLeadLabelsInput = z.object({ workspace_id: WorkspaceIdField });
 export type ListLeadLabelsInput = z.infer<typeof ListLeadLabelsInput>;
@@ -13,8 +14,8 @@ export const LeadLabelItem = z.object({
   name: z.string(),
   sentiment: LabelSentiment,
   icon: z.string(),
-  is_system: z.boolean(),
-  is_ai_label: z.boolean(),
+  is_system: ZeroOne.describe('1 for the eight system labels, 0 for custom ones'),
+  is_ai_label: ZeroOne.describe('1 when the label is set by AI classification'),
 });
 export type LeadLabelItem = z.infer<typeof LeadLabelItem>;
 
@@ -43,3 +44,6 @@ export const DeleteLeadLabelsOutput = z.object({
   deleted_count: z.number().int().describe('Custom labels deleted (ids not found in the workspace are not counted)'),
 });
 export type DeleteLeadLabelsOutput = z.infer<typeof DeleteLeadLabelsOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(LeadLabelItem, 'LeadLabel');

@@ -4,6 +4,14 @@ import { countLeadsByStatus, getLead, listWorkspaceLeads } from './lead-read.ope
 import { deleteLeads, updateLeadData, updateLeadStatus } from './lead-write.operations';
 import { addLeadsToSubsequence } from './lead-subsequence.operations';
 
+// What other domains use of lead: the consequences of a label change (its webhook event and
+// subsequence enrolment) and the lead rows events carry (replies, sending, unibox), enrolment on a
+// reply (replies), the copied lead columns (additional-field), reply-content trigger matching.
+export { afterLabelChanged, leadsForEvents, type LabelChange } from './label-change.service';
+export { enrolOnTrigger, type TriggerEvent } from './subsequence-enrolment.service';
+export { LEAD_COLUMNS } from './lead-add.rules';
+export { matchesReplyContent } from './reply-content.rules';
+
 export const leadOperations = {
   add: addLeads,
   get: getLead,

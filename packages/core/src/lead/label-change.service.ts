@@ -3,9 +3,7 @@
 // LEAD_LABEL_UPDATED trigger lists the new label. Used by the API (lead.updateData) and
 // by reply classification (OUT_OF_OFFICE, AUTOMATIC_REPLY).
 import type { Tx } from '@outreach/db';
-import { labelEventFields, leadFields, type Sentiment } from '../webhook/webhook-payload.rules';
-import { LABEL_EVENT_PREFIX } from '../webhook/webhook.rules';
-import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
+import { emitWebhookEvent, LABEL_EVENT_PREFIX, labelEventFields, leadFields, type Sentiment } from '../webhook/index';
 import { enrolOnTrigger } from './subsequence-enrolment.service';
 
 interface LeadForEvent {

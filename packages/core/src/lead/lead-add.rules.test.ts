@@ -33,4 +33,14 @@ describe('lead upload planning', () => {
     expect(plan.leads[1]!.columns.network_company_url).toBe('https://network.example/c/x');
     expect(plan.leads[1]!.customVariables).toEqual({});
   });
+
+  it('stores custom_<name> keys as <name>: the plain key wins over the prefixed one, custom_variables over both', () => {
+    const plan = planLeadUpload({
+      leads: z.array(LeadObject).parse([
+        { email: 'a@example.com', custom_one_line: 'Saw your talk', custom_tier: 'silver', tier: 'gold', custom_variables: { custom_region: 'EU' } },
+        { email: 'b@example.com', custom_region: 'top', custom_variables: { region: 'inner' } },
+      ]),
+    });
+    expect(plan.leads.map((l) => l.customVariables)).toEqual([{ one_line: 'Saw your talk', tier: 'gold', region: 'EU' }, { region: 'inner' }]);
+  });
 });

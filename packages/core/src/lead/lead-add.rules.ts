@@ -1,3 +1,4 @@
+import { collectCustomVariables, setKey } from './custom-variables.rules';
 import type { LeadObject } from './lead-add.schemas';
 
 const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
@@ -62,7 +63,8 @@ function clean(value: unknown): string | null {
  * Normalises a request's leads: addresses trimmed and compared lower-case; a
  * missing or malformed address is invalid; a repeat of an earlier address in the
  * same request is a duplicate (the first occurrence is kept); unknown keys become
- * custom variables (as strings), beside the explicit `custom_variables`.
+ * custom variables (as strings), beside the explicit `custom_variables`, which wins; a
+ * `custom_x` key is the variable `x` (the plain `x` wins when both are given).
  * Plain loops: this runs over up to 10,000 leads on the request path.
  */
 export function planLeadUpload(options: { leads: LeadObject[] }): UploadPlan {
@@ -86,13 +88,17 @@ export function planLeadUpload(options: { leads: LeadObject[] }): UploadPlan {
     for (const column of LEAD_COLUMNS) columns[column] = clean(lead[column]);
     columns.network_person_url ??= clean(lead.linkedin_person_url);
     columns.network_company_url ??= clean(lead.linkedin_company_url);
-    const customVariables: Record<string, string> = {};
+    const extra: [string, string][] = [];
     for (const key in lead) {
       if (KNOWN_KEYS.has(key)) continue;
       const value = lead[key];
-      if (value !== null && value !== undefined) customVariables[key] = String(value);
+      if (value !== null && value !== undefined) extra.push([key, String(value)]);
     }
-    if (lead.custom_variables) Object.assign(customVariables, lead.custom_variables);
+    // `custom_x` is stored as `x`; `custom_variables` wins over a top-level key of the same variable.
+    const customVariables = collectCustomVariables(extra);
+    if (lead.custom_variables) {
+      for (const [name, value] of Object.entries(collectCustomVariables(Object.entries(lead.custom_variables)))) setKey(customVariables, name, value);
+    }
     leads.push({ email, emailNormalized, columns, customVariables });
   }
   return { leads, invalid, duplicates };

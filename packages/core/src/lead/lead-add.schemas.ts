@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { boolParam, ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { nameApiSchema } from '../shared/schema-names';
+import { BoolInput, ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 
 const text = z.string({ error: 'must be a string' }).nullish();
 
@@ -29,7 +30,7 @@ export const LeadObject = z
   .catchall(z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be a string, number or boolean (kept as a custom variable)' }));
 export type LeadObject = z.infer<typeof LeadObject>;
 
-const flag = boolParam.optional().default(false);
+const flag = BoolInput.optional().default(false);
 
 export const MAX_LEADS_PER_REQUEST = 10_000;
 
@@ -61,3 +62,7 @@ export const AddLeadsOutput = z.object({
   overflowed_lead_count: z.number().int().describe('Leads not added because the allowance was reached'),
 });
 export type AddLeadsOutput = z.infer<typeof AddLeadsOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(LeadObject, 'LeadInput');
+nameApiSchema(AddLeadsOutput, 'LeadUploadResult');

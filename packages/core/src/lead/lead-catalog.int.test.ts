@@ -86,6 +86,11 @@ describe('lead object and GET /lead/get', () => {
       linkedin_person_url: 'https://net.example/ann',
       linkedin_company_url: null,
       tier: 'gold',
+      // Every custom variable also under the vendor's prefixed name; a variable named like a
+      // built-in key (status, email) is readable only that way, never over the built-in.
+      custom_tier: 'gold',
+      custom_status: 'forged',
+      custom_email: 'forged@x.com',
     });
   });
 

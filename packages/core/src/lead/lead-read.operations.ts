@@ -5,7 +5,7 @@ import { assertCampaignOfWorkspace, hiddenLabelsOf, readLeadPageTrail } from './
 import { CountByStatusInput, CountByStatusOutput, GetLeadInput, LEAD_STATUSES, LeadList, WorkspaceLeadsInput } from './lead.schemas';
 
 const LEAD_OBJECT_TEXT =
-  'Each lead object carries the vendor\'s fields: `email_acc_name` is the address of the lead\'s sticky mailbox ("" before one is chosen), `total_steps` the steps of its campaign, `sent_step` the highest step sent to it (0 before the first send), `replied_count` / `opened_count` its sends that were replied to / opened, `modified_at` its last change. `network_*_url` are also answered under the vendor\'s `linkedin_*_url` names. Custom variables are extra top-level keys; one named like a built-in field is not shown at the top level (the built-in field wins). A label hidden from a client key reads null.';
+  'Each lead object carries the vendor\'s fields: `email_acc_name` is the address of the lead\'s sticky mailbox ("" before one is chosen), `total_steps` the steps of its campaign, `sent_step` the highest step sent to it (0 before the first send), `replied_count` / `opened_count` its sends that were replied to / opened, `modified_at` its last change. `network_*_url` are also answered under the vendor\'s `linkedin_*_url` names. Custom variables are extra top-level keys, each under its own name and as `custom_<name>` (the vendor\'s name for it); one named like a built-in field is shown only as `custom_<name>` (the built-in field wins), and a stored variable literally named `custom_<name>` keeps that key. A label hidden from a client key reads null.';
 
 export const getLead = defineOperation({
   name: 'lead.get',
@@ -41,10 +41,10 @@ export const listWorkspaceLeads = defineOperation({
   kind: 'query',
   summary: 'List the leads of a workspace',
   description: [
-    'Leads of every campaign and subsequence of the workspace, filtered by `campaign_id`, `status`, `label` (a label key; a label hidden from a client key matches nothing) and `email` (a case-insensitive prefix of the address). Sorted by `sort` (`created_at`, the default, or `modified_at`) in `direction` (`desc`, the default, or `asc`), ties broken by id. A `campaign_id` that is not a campaign of the workspace is 400.',
+    'Leads of every campaign and subsequence of the workspace, filtered by `campaign_id`, `status`, `label` (a label key; a label hidden from a client key matches nothing), `email` (a case-insensitive prefix of the address) and `lead_id` (one lead, by id; our addition). Sorted by `sort` (`created_at`, the default, `modified_at`, or `_id`: the lead id alone) in `direction` (`desc`, the default, or `asc`), ties broken by id. A `campaign_id` that is not a campaign of the workspace is 400.',
     LEAD_OBJECT_TEXT,
-    'Paging: `page` (from 1) and `limit` (1 to 100, default 100), answering a bare array as the vendor does; an empty array is past the end. Pages are cut from the key columns alone, so with no filter other than the workspace a page is an index-only walk of (workspace_id, created_at, id) that skips `(page-1)*limit` index entries without reading a row, and only the page\'s own leads are then read in full.',
-    'Keyset paging, for deep pages at a constant cost: `page_trail` continues right after a given lead, replacing `page`. It is the base64url of the JSON array `[sort, direction, value, _id]` where value is the `created_at` (or `modified_at`, with that sort) and `_id` of the last lead of the previous page, e.g. `["created_at","desc","2026-05-01T10:00:00.000Z","66b447598f6dd99f7f7b5c0a"]`: a client builds it from the bare array it received. A trail built for another sort or direction is 400.',
+    'Paging: `page` (from 1) and `limit` (1 to 1,000, default 100; a larger limit is read as 1,000), answering a bare array as the vendor does; an empty array (or one shorter than `limit`) is the end. Pages are cut from the key columns alone, so with no filter other than the workspace a page is an index-only walk of (workspace_id, created_at, id), or (workspace_id, id) with `sort=_id`, that skips `(page-1)*limit` index entries without reading a row, and only the page\'s own leads are then read in full.',
+    'Keyset paging, for deep pages at a constant cost: `page_trail` continues right after a given lead, replacing `page`. It is the base64url of the JSON array `[sort, direction, value, _id]` where value is the `created_at` (or `modified_at`, or `_id`, with that sort) and `_id` of the last lead of the previous page, e.g. `["created_at","desc","2026-05-01T10:00:00.000Z","66b447598f6dd99f7f7b5c0a"]`: a client builds it from the bare array it received. A trail built for another sort or direction is 400.',
   ].join('\n\n'),
   input: WorkspaceLeadsInput,
   output: LeadList,
@@ -59,7 +59,7 @@ export const listWorkspaceLeads = defineOperation({
     const page = await leadPageIds({
       db: ctx.db,
       workspaceId,
-      filters: { campaignId: input.campaign_id, status: input.status, label: input.label, emailPrefix: input.email },
+      filters: { campaignId: input.campaign_id, status: input.status, label: input.label, emailPrefix: input.email, id: input.lead_id },
       sort: input.sort,
       direction: input.direction,
       after,

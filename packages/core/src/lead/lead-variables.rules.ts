@@ -1,5 +1,6 @@
 import { invalid } from '../shared/errors';
 import { LEAD_COLUMNS, type LeadColumn } from './lead-add.rules';
+import { collectCustomVariables } from './custom-variables.rules';
 
 const COLUMNS = new Set<string>(LEAD_COLUMNS);
 const ALIASES: Record<string, LeadColumn> = { linkedin_person_url: 'network_person_url', linkedin_company_url: 'network_company_url' };
@@ -43,7 +44,7 @@ export interface VariablesPlan {
 /** Splits `variables` into lead columns and custom variables; read-only keys are a 400 each. */
 export function planVariables(options: { variables: Record<string, string> }): VariablesPlan {
   const columns: Partial<Record<LeadColumn, string | null>> = {};
-  const custom: Record<string, string> = {};
+  const customEntries: [string, string][] = [];
   const refused: string[] = [];
   for (const [key, value] of Object.entries(options.variables)) {
     const column = COLUMNS.has(key) ? (key as LeadColumn) : Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
@@ -53,8 +54,7 @@ export function planVariables(options: { variables: Record<string, string> }): V
     } else if (READ_ONLY.has(key)) {
       refused.push(key);
     } else {
-      // defineProperty, so that a variable named __proto__ stays a plain key.
-      Object.defineProperty(custom, key, { value, enumerable: true, writable: true, configurable: true });
+      customEntries.push([key, value]);
     }
   }
   if (refused.length) {
@@ -64,5 +64,6 @@ export function planVariables(options: { variables: Record<string, string> }): V
     }));
     throw invalid('lead.read_only_variable', fieldErrors.map((f) => `${f.field} ${f.message}`).join('; '), fieldErrors);
   }
-  return { columns, custom };
+  // `custom_x` is stored as `x`; the plain `x` wins when both are given.
+  return { columns, custom: collectCustomVariables(customEntries) };
 }

@@ -1,3 +1,4 @@
+import { customVariableKeys, setKey } from './custom-variables.rules';
 import type { LeadRecord, LeadStatusName } from './lead.schemas';
 
 /** A lead row as LEAD_ROWS_SQL reads it (snake_case columns plus the joined figures). */
@@ -40,8 +41,9 @@ export interface LeadRow {
 }
 
 /**
- * The vendor's lead object. Custom variables become top-level keys but never replace a
- * built-in one (a variable named `status` would otherwise forge the lead's status).
+ * The vendor's lead object. Custom variables become top-level keys, each under its own name and
+ * as `custom_<name>` (custom-variables.rules.ts), but never replace a built-in one (a variable
+ * named `status` would otherwise forge the lead's status).
  * `hiddenLabels` are the labels the calling client key may not see: they read null.
  */
 export function toLeadObject(options: { row: LeadRow; hiddenLabels: readonly string[] }): LeadRecord {
@@ -87,9 +89,7 @@ export function toLeadObject(options: { row: LeadRow; hiddenLabels: readonly str
   const custom = row.custom_variables;
   if (!custom || typeof custom !== 'object' || Array.isArray(custom)) return builtIn;
   const out: Record<string, unknown> = { ...builtIn };
-  for (const [key, value] of Object.entries(custom as Record<string, unknown>)) {
-    // defineProperty, so that a variable named __proto__ stays a plain key.
-    if (!Object.hasOwn(builtIn, key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  }
+  const extra = customVariableKeys({ stored: custom as Record<string, unknown>, builtIn: new Set(Object.keys(builtIn)) });
+  for (const [key, value] of Object.entries(extra)) setKey(out, key, value);
   return out as LeadRecord;
 }

@@ -57,13 +57,15 @@ export interface LeadFilters {
   status?: LeadStatusName;
   label?: string;
   emailPrefix?: string;
+  id?: string;
 }
 
 /**
  * One page of lead ids of a workspace. Only the key columns are read, so that without
- * filters the page is an index-only walk of (workspace_id, created_at, id): with `after`
- * the walk starts at the cursor (keyset); otherwise it skips `offset` index entries,
- * which costs no heap reads. The caller loads the page's full rows by id.
+ * filters the page is an index-only walk of (workspace_id, created_at, id), or of
+ * (workspace_id, id) with `sort=_id`: with `after` the walk starts at the cursor (keyset);
+ * otherwise it skips `offset` index entries, which costs no heap reads. The caller loads
+ * the page's full rows by id.
  */
 export async function leadPageIds(options: {
   db: Db;
@@ -71,29 +73,35 @@ export async function leadPageIds(options: {
   filters: LeadFilters;
   sort: LeadSort;
   direction: 'asc' | 'desc';
-  after: { at: Date; id: string } | null;
+  after: { at: Date | null; id: string } | null;
   offset: number;
   limit: number;
-}): Promise<{ id: string; at: Date }[]> {
+}): Promise<{ id: string }[]> {
   const params: unknown[] = [options.workspaceId];
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
   const where = ['workspace_id = $1'];
-  const { campaignId, status, label, emailPrefix } = options.filters;
+  const { campaignId, status, label, emailPrefix, id } = options.filters;
+  if (id) where.push(`id = ${param(id)}`);
   if (campaignId) where.push(`campaign_id = ${param(campaignId)}`);
   if (status) where.push(`status::text = ${param(status)}`);
   if (label) where.push(`label = ${param(label)}`);
   if (emailPrefix) where.push(`email_normalized LIKE ${param(prefixPattern(emailPrefix.toLowerCase()))} ESCAPE '\\'`);
-  // Both columns are fixed identifiers, never input.
-  const column = options.sort === 'created_at' ? 'created_at' : 'updated_at';
+  // The columns are fixed identifiers, never input.
+  const column = options.sort === 'created_at' ? 'created_at' : options.sort === 'modified_at' ? 'updated_at' : null;
   const dir = options.direction === 'asc' ? 'ASC' : 'DESC';
   if (options.after) {
     const op = options.direction === 'asc' ? '>' : '<';
-    where.push(`(${column}, id) ${op} (${param(options.after.at.toISOString())}::timestamptz, ${param(options.after.id)})`);
+    if (column && options.after.at) {
+      where.push(`(${column}, id) ${op} (${param(options.after.at.toISOString())}::timestamptz, ${param(options.after.id)})`);
+    } else {
+      where.push(`id ${op} ${param(options.after.id)}`);
+    }
   }
-  const sql = `SELECT id, ${column} AS at FROM leads WHERE ${where.join(' AND ')}
-                ORDER BY ${column} ${dir}, id ${dir} OFFSET ${param(options.offset)}::int LIMIT ${param(options.limit)}::int`;
-  return options.db.$queryRawUnsafe<{ id: string; at: Date }[]>(sql, ...params);
+  const order = column ? `${column} ${dir}, id ${dir}` : `id ${dir}`;
+  const sql = `SELECT id FROM leads WHERE ${where.join(' AND ')}
+                ORDER BY ${order} OFFSET ${param(options.offset)}::int LIMIT ${param(options.limit)}::int`;
+  return options.db.$queryRawUnsafe<{ id: string }[]>(sql, ...params);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { ObjectId, PageLimit, SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 
 /** The lead statuses, in the order the status counts list them. */
@@ -64,7 +65,7 @@ export type GetLeadInput = z.infer<typeof GetLeadInput>;
 export const LeadList = z.array(LeadRecord);
 export type LeadList = z.infer<typeof LeadList>;
 
-export const LEAD_SORTS = ['created_at', 'modified_at'] as const;
+export const LEAD_SORTS = ['created_at', 'modified_at', '_id'] as const;
 export type LeadSort = (typeof LEAD_SORTS)[number];
 
 export const WorkspaceLeadsInput = z.object({
@@ -73,8 +74,9 @@ export const WorkspaceLeadsInput = z.object({
   status: z.enum(LEAD_STATUSES, { error: `must be one of ${LEAD_STATUSES.join(', ')}` }).optional(),
   label: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').optional().describe('A label key of the workspace'),
   email: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').optional().describe('Address prefix (case-insensitive)'),
+  lead_id: ObjectId.optional().describe('Only the lead with this id (not a vendor parameter)'),
   ...PageLimit,
-  sort: z.enum(LEAD_SORTS, { error: 'must be created_at or modified_at' }).default('created_at'),
+  sort: z.enum(LEAD_SORTS, { error: 'must be created_at, modified_at or _id' }).default('created_at'),
   direction: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default('desc'),
   page_trail: z.string({ error: 'must be a string' }).optional().describe('Keyset cursor built from the last lead of the previous page (see the description); replaces page'),
 });
@@ -151,3 +153,6 @@ export const AddToSubsequenceOutput = z.object({
   overflowed: z.number().int().describe('Leads not added because the allowance was reached'),
 });
 export type AddToSubsequenceOutput = z.infer<typeof AddToSubsequenceOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(LeadRecord, 'Lead');

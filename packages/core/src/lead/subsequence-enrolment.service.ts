@@ -1,9 +1,9 @@
 // Moving parent-campaign leads into a subsequence: by the API (lead.addToSubsequence) and
 // by the subsequence's trigger events (a label change, a reply), always inside the
 // transaction of the change that caused it.
-import { matchesReplyContent } from '../replies/incoming.rules';
 import { newId, type Tx } from '@outreach/db';
 import { LEAD_COLUMNS } from './lead-add.rules';
+import { matchesReplyContent } from './reply-content.rules';
 
 const COPIED = LEAD_COLUMNS.join(', ');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { WorkspaceIdField } from '../shared/schemas';
 
 /** Also the order of the groups in the answer. */
@@ -32,3 +33,7 @@ export const ListRecipientProvidersOutput = z.object({
   data: z.array(RecipientProviderGroup),
 });
 export type ListRecipientProvidersOutput = z.infer<typeof ListRecipientProvidersOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(RecipientProviderGroup, 'RecipientProviderGroup');
+nameApiSchema(RecipientProvider, 'RecipientProvider');

@@ -6,6 +6,7 @@ import type { ParsedIncoming } from './parse-incoming';
 import { AUTO_REPLY_SUBJECT_PHRASES, OUT_OF_OFFICE_SUBJECT_PHRASES } from './incoming-patterns.rules';
 import { type Classification, classifyIncoming } from './incoming.rules';
 import { classify, leadMessage, MB, NEUTRAL_BODY, ORIGINAL_ID, parsed, postfixDsn, rfc822 } from './incoming.test-helpers';
+import { matchesReplyContent } from '../lead/index';
 
 /** An Exchange out-of-office reply to the campaign "Cutting delivery failure rates" (RFC 3834: null Return-Path, Auto-Submitted). */
 function outOfOfficeToDeliveryCampaign(options: { from?: string; subject?: string; headers?: string[]; body?: string[] } = {}): Buffer {
@@ -349,5 +350,13 @@ describe('pathological input', () => {
       ],
     ];
     for (const [overrides, expected] of cases) expect(classifyIncoming({ ...base, ...overrides })).toEqual(expected);
+  });
+});
+
+// Subsequence reply-content triggers (lead/reply-content.rules.ts) match the text of a reply as parsed here.
+describe('matchesReplyContent on a parsed reply', () => {
+  it('works on the text of a parsed reply', async () => {
+    const message = await parsed(leadMessage({ subject: 'Re: Quick question', body: ['Yes, we are', 'interested. Book a call?'] }));
+    expect(matchesReplyContent({ text: message.text, include: ['we are interested'], exclude: ['not interested'] })).toBe(true);
   });
 });

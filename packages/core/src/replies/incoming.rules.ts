@@ -15,7 +15,7 @@
  *    the 16th" (no automation headers, a plain "Re:" subject) wrote a reply.
  *
  * The pattern tables are in incoming-patterns.rules.ts, the stripping of the quoted conversation
- * in quoted-reply.rules.ts, subsequence reply-content triggers in reply-content.rules.ts.
+ * in quoted-reply.rules.ts. Subsequence reply-content triggers are lead's (lead/reply-content.rules.ts).
  *
  * Every expression here runs over text a stranger sent us, so each is written to run in time
  * linear in its input (no nested or adjacent quantifiers that can match the same characters),
@@ -38,9 +38,6 @@ import {
   scanned,
 } from './incoming-patterns.rules';
 import { stripQuotedReply } from './quoted-reply.rules';
-
-// Imported from here by lead/subsequence-enrolment.service.ts.
-export { matchesReplyContent } from './reply-content.rules';
 
 export type Classification =
   | BounceClassification

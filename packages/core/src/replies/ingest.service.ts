@@ -9,15 +9,13 @@
 import { createHash } from 'node:crypto';
 import { newId, type Prisma, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
-import { afterLabelChanged, leadsForEvents } from '../lead/label-change.service';
-import { bouncedEmailFields, replyEventFields, systemAlertFields, type Sentiment } from '../webhook/webhook-payload.rules';
-import { enrolOnTrigger } from '../lead/subsequence-enrolment.service';
-import { emitWebhookEvent, type ReplyKind } from '../webhook/webhook-outbox.service';
+import { afterLabelChanged, enrolOnTrigger, leadsForEvents } from '../lead/index';
+import { bouncedEmailFields, emitWebhookEvent, replyEventFields, systemAlertFields, type ReplyKind, type Sentiment } from '../webhook/index';
 import { pauseOnBounceRate } from '../shared/bounce-protection.service';
 import { classifyIncoming, type Classification } from './incoming.rules';
 import { stripQuotedReply } from './quoted-reply.rules';
 import { parseIncoming, storableText, type ParsedIncoming } from './parse-incoming';
-import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/unibox.queries';
+import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/index';
 
 /** Free-mail domains: a sender there is never taken for a colleague of a lead at the same domain. */
 export const SHARED_MAIL_DOMAINS = new Set([

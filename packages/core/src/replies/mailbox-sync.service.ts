@@ -7,8 +7,7 @@
  */
 import type { ServiceDeps } from '../shared/context';
 import { MailLoginError } from '../shared/mail-verifier';
-import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
-import { systemAlertFields } from '../webhook/webhook-payload.rules';
+import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
 import { ingestMessage, keepUnreadable, type IngestResult } from './ingest.service';
 
 /** Messages read per round (a mailbox with more catches up over the next rounds, without waiting). */

@@ -1,6 +1,7 @@
 /**
  * The merge fields of one e-mail: the workspace's additional fields (with their defaults),
- * then the lead's custom variables, then its columns and aliases, then the sender's. A
+ * then the lead's custom variables (each also as `custom_<name>`), then its columns and
+ * aliases, then the sender's. A
  * later source wins. What personalize() (personalize.rules.ts) fills `{{…}}` from. Pure.
  */
 import type { LeadRow, MailboxRow } from './scheduler.queries';
@@ -9,12 +10,13 @@ export function leadVariables(options: { lead: LeadRow; mailbox: MailboxRow; add
   const { lead, mailbox } = options;
   const vars: Record<string, string | null | undefined> = {};
   for (const [name, value] of options.additional) vars[name] = value;
-  for (const [name, value] of Object.entries(lead.custom_variables ?? {})) {
-    if (value !== null && value !== undefined) {
-      // A plain key even when it is named __proto__.
-      Object.defineProperty(vars, name, { value: String(value), enumerable: true, writable: true, configurable: true });
-    }
-  }
+  const custom = Object.entries(lead.custom_variables ?? {}).filter(([, value]) => value !== null && value !== undefined);
+  // A plain key even when it is named __proto__.
+  const set = (name: string, value: unknown) => Object.defineProperty(vars, name, { value: String(value), enumerable: true, writable: true, configurable: true });
+  for (const [name, value] of custom) set(name, value);
+  // Also as `custom_<name>`, as lead reads answer them (a write's `custom_x` is stored as `x`),
+  // unless a stored variable has that name.
+  for (const [name, value] of custom) if (!Object.hasOwn(lead.custom_variables ?? {}, `custom_${name}`)) set(`custom_${name}`, value);
   Object.assign(vars, {
     email: lead.email,
     first_name: lead.first_name,

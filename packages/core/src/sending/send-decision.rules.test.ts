@@ -343,6 +343,12 @@ describe('decideSend: compose', () => {
     );
     expect(claim.message.text).toContain('SaaS Nordics');
   });
+
+  it('fills a custom variable written as {{custom_<name>}} too (the name lead reads answer it under)', () => {
+    const steps = [{ step: 1, wait_time: 0, variations: [variation('v1', 'A', { body: '{{custom_one_line}} / {{one_line}}' })] }];
+    const { claim } = sent(decideSend(input({ campaign: campaign({ steps }), lead: lead({ custom_variables: { one_line: 'Saw your talk' } }) })));
+    expect(claim.message.text).toContain('Saw your talk / Saw your talk');
+  });
 });
 
 describe('retryAt', () => {

@@ -10,12 +10,11 @@
 import { newId } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import type { SendOutcome } from '../shared/mail-sender';
-import { emitWebhookEvent } from '../webhook/webhook-outbox.service';
-import { leadsForEvents } from '../lead/label-change.service';
-import { bouncedEmailFields, emailSentFields, systemAlertFields, type PayloadLead } from '../webhook/webhook-payload.rules';
+import { bouncedEmailFields, emailSentFields, emitWebhookEvent, systemAlertFields, type PayloadLead } from '../webhook/index';
+import { leadsForEvents } from '../lead/index';
 import { MAX_SEND_ATTEMPTS, retryDelayMs } from './pacing.rules';
 import { MARK_DATA_SQL, RECORD_SENT_SQL } from './scheduler.queries';
-import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/unibox.queries';
+import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/index';
 import { pauseOnBounceRate } from '../shared/bounce-protection.service';
 import type { ClaimedSend } from './send-decision.rules';
 

@@ -21,6 +21,16 @@ describe('validation errors', () => {
     expect(fromZodError(z.object({ xs: z.array(z.number()) }).safeParse({ xs: 'no' }).error!).message).toBe('xs must be an array');
   });
 
+  it('name the field inside the union member the input was meant for', () => {
+    const Item = z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date') });
+    const OneOrList = z.object({ items: z.union([Item, z.array(Item).length(1, 'must list one item')]) });
+    expect(fromZodError(OneOrList.safeParse({ items: [{ day: 'soon' }] }).error!).fieldErrors).toEqual([{ field: 'items.0.day', message: 'must be a date' }]);
+    expect(fromZodError(OneOrList.safeParse({ items: { day: 'soon' } }).error!).fieldErrors).toEqual([{ field: 'items.day', message: 'must be a date' }]);
+    expect(fromZodError(OneOrList.safeParse({ items: [] }).error!).fieldErrors).toEqual([{ field: 'items', message: 'must list one item' }]);
+    // Neither member is meant (another type altogether): the union's own issue.
+    expect(fromZodError(OneOrList.safeParse({ items: 3 }).error!).fieldErrors.map((f) => f.field)).toEqual(['items']);
+  });
+
   it('classify unique violations as conflicts and leave unknown errors unclassified', () => {
     const conflict = toDomainError(Object.assign(new Error('dup'), { code: 'P2002', meta: { target: ['workspace_id', 'value'] } }));
     expect([conflict?.kind, conflict?.message]).toEqual(['conflict', 'already exists (workspace_id, value)']);

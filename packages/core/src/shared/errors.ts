@@ -86,8 +86,33 @@ function issueProblem(issue: core.$ZodIssue): string {
   return issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
 }
 
+/**
+ * A union's failure told as the one member the input was meant for (the only member that
+ * failed below its own type check: a schedule object or an array of one; of several, the one
+ * with the fewest problems), so the field is named (`schedules.0.end_date`); otherwise the
+ * union's own issue.
+ */
+function meantIssues(issue: core.$ZodIssue): core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return [issue];
+  let meant = issue.errors.filter(isMeant);
+  // Two shapes of one object (a schedule's write and read shapes): the one it comes closest to.
+  if (meant.length > 1) {
+    const fewest = Math.min(...meant.map((member) => member.length));
+    meant = meant.filter((member) => member.length === fewest);
+  }
+  if (meant.length !== 1) return [issue];
+  return meant[0]!.flatMap((i) => meantIssues({ ...i, path: [...issue.path, ...i.path] } as core.$ZodIssue));
+}
+
+/** A member's failure below its own type check (a nested union: one of its members'). */
+function isMeant(member: core.$ZodIssue[]): boolean {
+  return member.some((i) =>
+    i.path.length > 0 || (i.code === 'invalid_union' ? (i.errors ?? []).some(isMeant) : i.code !== 'invalid_type' && i.code !== 'invalid_value'),
+  );
+}
+
 export function fromZodError(error: ZodError): DomainError {
-  const fieldErrors = error.issues.map((issue) => ({ field: issueField(issue), message: issueProblem(issue) }));
+  const fieldErrors = error.issues.flatMap(meantIssues).map((issue) => ({ field: issueField(issue), message: issueProblem(issue) }));
   const message = fieldErrors.map((f) => `${f.field} ${f.message}`).join('; ');
   return invalid('request.invalid', message, fieldErrors);
 }

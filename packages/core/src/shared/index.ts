@@ -4,6 +4,7 @@ export * from './operation';
 export * from './input-text.rules';
 export * from './ports';
 export * from './schemas';
+export * from './schema-names';
 export * from './tenancy';
 export * from './dns';
 export * from './time';

@@ -81,8 +81,7 @@ describe('htmlToText', () => {
   it('stays linear on pathological input', () => {
     // Every `>` inside a quoted value and a last quote never closed: a scanner trusting
     // quotes would rescan to the end from each of the 20,000 `<a`.
-    const started = performance.now();
+    // (A quadratic scan would run past the test's timeout; speed itself is measured by benchmarks.)
     expect(htmlToText('<a "x>"'.repeat(20_000) + '"')).toBe('"'.repeat(20_001));
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });

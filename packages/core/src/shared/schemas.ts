@@ -13,26 +13,49 @@ export function intParam(options: { min?: number; max?: number } = {}) {
   return schema;
 }
 
-/** A boolean that also accepts `true`/`false`/`1`/`0` strings (query parameters, loose clients). */
-export const boolParam = z.preprocess((v) => {
-  if (v === 'true' || v === '1' || v === 1) return true;
-  if (v === 'false' || v === '0' || v === 0) return false;
-  return v;
-}, z.boolean({ error: 'must be true or false' }));
+const BOOL_WORDS: Readonly<Record<string, boolean>> = { true: true, yes: true, '1': true, false: false, no: false, '0': false };
+const BOOL_ERROR = 'must be true or false ("yes"/"no", 1/0 and "true"/"false" are accepted too)';
+
+/**
+ * Every boolean input of the API (JSON body or query): `true`/`false`, the vendor's `"yes"`/`"no"`,
+ * `1`/`0`, and the strings `"true"`/`"false"`/`"1"`/`"0"`, case-insensitive, as a boolean. The
+ * union keeps the accepted forms in the OpenAPI document; GraphQL reads its first member (Boolean).
+ */
+export const BoolInput = z
+  .union([z.boolean(), z.literal([0, 1]), z.string().regex(/^\s*(?:true|false|yes|no|1|0)\s*$/i, BOOL_ERROR)], { error: BOOL_ERROR })
+  .transform((v): boolean => (typeof v === 'string' ? BOOL_WORDS[v.trim().toLowerCase()] === true : v === true || v === 1));
 
 export const StatusSuccess = z.literal('success');
 
-/** The vendor's offset paging: `skip` (0-based) and `limit` (1 to 100, default 100). */
+/** The largest page of every paged list; clients ask for 1,000 rows (more is read as 1,000). */
+export const MAX_PAGE_LIMIT = 1000;
+
+/** `limit` of a paged list: from 1; above MAX_PAGE_LIMIT it is clamped, not refused. */
+export function pageLimit(defaultSize: number) {
+  // prefault, not default: the default then shows in the OpenAPI document (it goes through the pipe).
+  return intParam({ min: 1 })
+    .transform((n) => Math.min(n, MAX_PAGE_LIMIT))
+    .prefault(defaultSize)
+    .describe(`Rows per page, 1 to ${MAX_PAGE_LIMIT} (default ${defaultSize}); a larger limit is read as ${MAX_PAGE_LIMIT}`);
+}
+
+/** The vendor's offset paging: `skip` (0-based) and `limit` (1 to 1,000, default 100). */
 export const SkipLimit = {
   skip: intParam({ min: 0 }).default(0).describe('Rows to skip (0-based offset)'),
-  limit: intParam({ min: 1, max: 100 }).default(100).describe('Rows per page, 1 to 100 (default 100)'),
+  limit: pageLimit(100),
 };
 
-/** The vendor's page paging: `page` (1-based) and `limit` (1 to 100, default 100). */
+/** The vendor's page paging: `page` (1-based) and `limit` (1 to 1,000, default 100). */
 export const PageLimit = {
   page: intParam({ min: 1 }).default(1).describe('Page number, from 1'),
-  limit: intParam({ min: 1, max: 100 }).default(100).describe('Rows per page, 1 to 100 (default 100)'),
+  limit: pageLimit(100),
 };
 
-/** The vendor's "yes" / "no" string flags. */
-export const YesNo = z.enum(['yes', 'no'], { error: 'must be "yes" or "no"' });
+/**
+ * The vendor's 0/1 integer flags as its reads answer them (`is_unread`, `is_text`, `is_system`,
+ * …): numbers on the wire, never JSON booleans. GraphQL shows them as Boolean.
+ */
+export const ZeroOne = z.union([z.literal(0), z.literal(1)]);
+export type ZeroOne = z.infer<typeof ZeroOne>;
+/** A stored boolean as a ZeroOne flag. */
+export const zeroOne = (flag: boolean): ZeroOne => (flag ? 1 : 0);

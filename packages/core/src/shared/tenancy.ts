@@ -40,3 +40,13 @@ export async function assertWorkspaceAccess(options: { ctx: Ctx; workspaceId: st
   }
   if (owner !== ctx.actor.organizationId) throw notReachable(workspaceId);
 }
+
+/**
+ * Workspace-level writes (settings, labels, fields, copies, invitations) are the
+ * workspace owner's: a client-access key, even one granted the workspace, may not.
+ */
+export function assertNotClientKey(actor: Actor): void {
+  if (actor.clientGrants !== null) {
+    throw forbidden('auth.organization_key_required', 'a client-access API key cannot change workspace settings');
+  }
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 
 const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
@@ -78,3 +79,6 @@ export const DeleteTagsOutput = z.object({
   deleted_count: z.number().int(),
 });
 export type DeleteTagsOutput = z.infer<typeof DeleteTagsOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(TagItem, 'Tag');

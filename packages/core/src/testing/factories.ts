@@ -9,7 +9,7 @@ import { createMailVerifier, type MailVerifier } from '../shared/mail-verifier';
 import { createMailSender, type MailSender } from '../shared/mail-sender';
 import { createMailboxReader, type MailboxReader } from '../shared/mailbox-reader';
 import { createWebhookHttp, type WebhookHttp } from '../shared/webhook-http';
-import { createOrganization } from '../auth/organization.service';
+import { createOrganization } from '../workspace/index';
 
 export const silentLogger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
 

@@ -101,11 +101,12 @@ describe('campaign emails of a lead', () => {
     expect(seen).toEqual(expected);
   });
 
-  it('refuses a limit over 100, a forged page_trail, a missing lead and a foreign campaign', async () => {
+  it('refuses a limit below 1, a forged page_trail, a missing lead and a foreign campaign', async () => {
     const s = await scenario();
     const other = await scenario();
     const run = (input: Record<string, unknown>) => executeOperation({ op: operations.unibox.campaignEmails, ctx: s.ctx, input: { workspace_id: s.org.workspaceId, lead: 'jane.doe@example.com', ...input } });
-    expect((await expectDomainError(run({ limit: 101 }), 'invalid')).message).toBe('limit must be at most 100');
+    expect((await expectDomainError(run({ limit: 0 }), 'invalid')).message).toBe('limit must be at least 1');
+    expect((await run({ limit: 5000 })).data.length).toBeGreaterThan(0);
     expect((await expectDomainError(run({ page_trail: 'bm9wZQ' }), 'invalid')).message).toBe('page_trail is not a page_trail returned by this API');
     expect((await expectDomainError(run({ lead: undefined }), 'invalid')).fieldErrors[0]!.field).toBe('lead');
     await expectDomainError(run({ campaign_id: other.parent.id }), 'invalid', 'campaign.not_found');

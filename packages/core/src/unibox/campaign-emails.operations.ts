@@ -1,3 +1,4 @@
+import { zeroOne } from '../shared/schemas';
 import { defineOperation } from '../shared/operation';
 import { invalidField } from '../shared/errors';
 import { decodeCursor, encodeCursor } from '../shared/pagination';
@@ -11,7 +12,7 @@ export const listCampaignEmails = defineOperation({
   description: [
     'The e-mails campaigns sent to a lead, newest first (send time, then id).',
     '`lead` is matched case-insensitively. With `campaign_id` of a parent campaign, only that campaign\'s own sends; with a subsequence\'s id, only that subsequence\'s sends; without it, the lead\'s parent-campaign and subsequence sends in one list. Subsequence sends carry `parent_camp_id`; every other send `""`. An id that is not a campaign of the workspace is 400.',
-    'Paging: `page_trail` is an opaque keyset cursor (not an offset) to pass back unchanged; it is `""` on the last page. 50 per page by default, `limit` up to 100.',
+    'Paging: `page_trail` is an opaque keyset cursor (not an offset) to pass back unchanged; it is `""` on the last page. 50 per page by default, `limit` up to 1,000 (a larger limit is read as 1,000).',
   ].join('\n\n'),
   input: CampaignEmailsInput,
   output: CampaignEmailsOutput,
@@ -57,7 +58,7 @@ export const listCampaignEmails = defineOperation({
         message_id: `<${r.message_id}>`,
         subject: r.subject,
         body: r.body,
-        is_text: r.is_text ? 1 : 0,
+        is_text: zeroOne(r.is_text),
       })),
     };
   },

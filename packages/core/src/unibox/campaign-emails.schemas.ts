@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { intParam, ObjectId, WorkspaceIdField } from '../shared/schemas';
+import { nameApiSchema } from '../shared/schema-names';
+import { ObjectId, pageLimit, WorkspaceIdField, ZeroOne } from '../shared/schemas';
 
 export const CampaignEmailsInput = z.object({
   workspace_id: WorkspaceIdField,
@@ -10,7 +11,7 @@ export const CampaignEmailsInput = z.object({
     .describe("Lead's e-mail address (matched case-insensitively)"),
   campaign_id: ObjectId.optional().describe('A parent campaign or a subsequence; omitted: every campaign and subsequence'),
   page_trail: z.string().optional().describe('Cursor from the previous page; omit or send "" for the first page'),
-  limit: intParam({ min: 1, max: 100 }).default(50).describe('Page size, 1 to 100 (default 50)'),
+  limit: pageLimit(50),
 });
 export type CampaignEmailsInput = z.infer<typeof CampaignEmailsInput>;
 
@@ -29,7 +30,7 @@ export const CampaignEmailRecord = z.object({
   message_id: z.string().describe('Message-ID in angle brackets'),
   subject: z.string(),
   body: z.string(),
-  is_text: z.number().int().describe('1 for a plain-text send, 0 for HTML'),
+  is_text: ZeroOne.describe('1 for a plain-text send, 0 for HTML'),
 });
 export type CampaignEmailRecord = z.infer<typeof CampaignEmailRecord>;
 
@@ -38,3 +39,6 @@ export const CampaignEmailsOutput = z.object({
   data: z.array(CampaignEmailRecord),
 });
 export type CampaignEmailsOutput = z.infer<typeof CampaignEmailsOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(CampaignEmailRecord, 'CampaignEmail');

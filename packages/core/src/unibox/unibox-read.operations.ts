@@ -1,6 +1,7 @@
 import { defineOperation } from '../shared/operation';
 import { invalidField } from '../shared/errors';
 import { decodeCursor, encodeCursor } from '../shared/pagination';
+import { zeroOne } from '../shared/schemas';
 import type { Ctx } from '../shared/context';
 import {
   ListOtherEmailsInput,
@@ -14,7 +15,7 @@ import { UNREAD_COUNT_SQL, uniboxEmailRows, type UniboxEmailRow } from './unibox
 import { addressList, contentPreview, storedAddresses, storedAttachments } from './unibox.rules';
 
 const PAGING =
-  'Paging: `page_trail` is an opaque keyset cursor (received time, then id; not an offset) to pass back unchanged; it is `""` on the last page. 50 per page by default, `limit` up to 100.';
+  'Paging: `page_trail` is an opaque keyset cursor (received time, then id; not an offset) to pass back unchanged; it is `""` on the last page. 50 per page by default, `limit` up to 1,000 (a larger limit is read as 1,000).';
 
 function decodePageTrail(pageTrail: string | undefined): { receivedAt: Date; id: string } | null {
   if (!pageTrail) return null;
@@ -39,7 +40,7 @@ export function toUniboxEmailRecord(r: UniboxEmailRow, options: { previewOnly: b
     message_id: `<${r.message_id}>`,
     thread_id: r.thread_id,
     direction: r.direction,
-    is_unread: r.is_unread,
+    is_unread: zeroOne(r.is_unread),
     label: r.label,
     lead: r.lead,
     lead_id: r.lead_id,

@@ -1,6 +1,19 @@
 import type { PrismaClient, Tx } from '@outreach/db';
 
 /**
+ * The columns of a UniboxEmailRow, from the message `m`, its lead `l` and its mailbox `a`;
+ * `preview` is the SQL boolean (a parameter) that cuts the bodies to what the preview needs.
+ */
+export function uniboxEmailColumns(preview: string): string {
+  return `m.id, m.message_id, m.thread_id, m.direction::text AS direction, m.is_unread, coalesce(m.label, '') AS label,
+         coalesce(l.email, '') AS lead, coalesce(m.lead_id, '') AS lead_id, coalesce(m.campaign_id, '') AS campaign_id,
+         coalesce(a.email, '') AS eaccount, m.from_address, m.from_json, m.to_json, m.cc_json, m.bcc_json, m.subject,
+         CASE WHEN ${preview} THEN left(m.text_body, 4000) ELSE m.text_body END AS text_body,
+         CASE WHEN ${preview} THEN left(m.html_body, 20000) ELSE m.html_body END AS html_body,
+         m.in_reply_to, m."references" AS refs, m.attachments, m.received_at, m.created_at`;
+}
+
+/**
  * One page of unibox e-mails of a folder, newest first by (received_at, id), in one
  * statement served by unibox_messages (workspace_id, folder, received_at DESC, id DESC).
  * Parameters: $1 workspace, $2 folder, $3 direction or null, $4 lead address
@@ -9,12 +22,7 @@ import type { PrismaClient, Tx } from '@outreach/db';
  * (bodies are then cut to what the preview needs).
  */
 export const UNIBOX_EMAILS_SQL = `
-  SELECT m.id, m.message_id, m.thread_id, m.direction::text AS direction, m.is_unread, coalesce(m.label, '') AS label,
-         coalesce(l.email, '') AS lead, coalesce(m.lead_id, '') AS lead_id, coalesce(m.campaign_id, '') AS campaign_id,
-         coalesce(a.email, '') AS eaccount, m.from_address, m.from_json, m.to_json, m.cc_json, m.bcc_json, m.subject,
-         CASE WHEN $11 THEN left(m.text_body, 4000) ELSE m.text_body END AS text_body,
-         CASE WHEN $11 THEN left(m.html_body, 20000) ELSE m.html_body END AS html_body,
-         m.in_reply_to, m."references" AS refs, m.attachments, m.received_at, m.created_at
+  SELECT ${uniboxEmailColumns('$11')}
     FROM unibox_messages m
     LEFT JOIN leads l ON l.id = m.lead_id
     LEFT JOIN email_accounts a ON a.id = m.email_account_id

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { boolParam, intParam, ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { nameApiSchema } from '../shared/schema-names';
+import { BoolInput, ObjectId, pageLimit, StatusSuccess, WorkspaceIdField, ZeroOne } from '../shared/schemas';
 import { splitAddresses } from './unibox.rules';
 
 const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
 
 const PageTrail = z.string({ error: 'must be a string' }).optional().describe('Cursor from the previous page; omit or send "" for the first page');
-const Limit = intParam({ min: 1, max: 100 }).default(50).describe('Page size, 1 to 100 (default 50)');
+const Limit = pageLimit(50);
 
 /** One address: trimmed, lower-cased, checked. */
 const Address = z
@@ -80,7 +81,7 @@ export const ListUniboxEmailsInput = z.object({
   campaign_id: ObjectId.optional().describe('Only the e-mails of this campaign'),
   label: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100).optional().describe('Only e-mails with this label (INTERESTED, OUT_OF_OFFICE, …)'),
   thread_id: ObjectId.optional().describe('Only the e-mails of this thread'),
-  preview_only: boolParam.default(false).describe('true: `body` is left out; `content_preview` only'),
+  preview_only: BoolInput.default(false).describe('true: `body` is left out; `content_preview` only'),
   page_trail: PageTrail,
   limit: Limit,
 });
@@ -88,7 +89,7 @@ export type ListUniboxEmailsInput = z.infer<typeof ListUniboxEmailsInput>;
 
 export const ListOtherEmailsInput = z.object({
   workspace_id: WorkspaceIdField,
-  preview_only: boolParam.default(false).describe('true: `body` is left out; `content_preview` only'),
+  preview_only: BoolInput.default(false).describe('true: `body` is left out; `content_preview` only'),
   page_trail: PageTrail,
   limit: Limit,
 });
@@ -101,7 +102,7 @@ export const UniboxEmailRecord = z.object({
   message_id: z.string().describe('Message-ID in angle brackets'),
   thread_id: z.string(),
   direction: z.enum(['IN', 'OUT']),
-  is_unread: z.boolean(),
+  is_unread: ZeroOne.describe('1 when unread, 0 when read (a number, as the vendor answers it)'),
   label: z.string().describe('Label of the e-mail; "" when none'),
   lead: z.string().describe('Lead address; "" when the e-mail is not linked to a lead'),
   lead_id: z.string().describe('"" when not linked to a lead'),
@@ -224,3 +225,8 @@ export const SentEmailOutput = z.object({
   message_id: z.string().describe('Message-ID in angle brackets'),
 });
 export type SentEmailOutput = z.infer<typeof SentEmailOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(UniboxEmailRecord, 'UniboxEmail');
+nameApiSchema(AttachmentInput, 'AttachmentInput');
+nameApiSchema(SentEmailOutput, 'SentEmail');

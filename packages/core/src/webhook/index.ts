@@ -1,6 +1,22 @@
 // The operations of this domain, keyed as their tRPC procedures are (`webhook.<key>`).
 import { addWebhook, deleteWebhooks, listWebhooks } from './webhook.operations';
 
+// Emitting events, for the domains whose changes trigger webhooks (lead, replies, sending, unibox):
+// the outbox and the payload builders, so every event of a kind carries the same fields.
+export { emitWebhookEvent, type ReplyKind } from './webhook-outbox.service';
+export {
+  type PayloadLead,
+  type Sentiment,
+  bouncedEmailFields,
+  emailSentFields,
+  labelEventFields,
+  leadFields,
+  replyEventFields,
+  systemAlertFields,
+  uniboxEmailSentFields,
+} from './webhook-payload.rules';
+export { LABEL_EVENT_PREFIX } from './webhook.rules';
+
 export const webhookOperations = {
   list: listWebhooks,
   add: addWebhook,

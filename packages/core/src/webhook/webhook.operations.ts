@@ -98,7 +98,7 @@ export const addWebhook = defineOperation({
     'The URL must not carry a username or password (sign with `secret` instead), and must reach a public address: a host that is, or resolves to, a private, loopback, link-local or reserved address, or that cannot be resolved, is 400 naming `url` (unless the server allows private targets, ALLOW_PRIVATE_TARGETS=true).',
     '`camp_ids` is `["ALL"]` for every campaign now and later, or campaign ids of the workspace (an unknown or foreign id is 400 naming `camp_ids.<i>`; "ALL" mixed with ids is rejected the same way). Repeated ids count once.',
     '`event_types`: FIRST_EMAIL_REPLIES, ALL_EMAIL_REPLIES, ALL_POSITIVE_REPLIES, EMAIL_SENT, BOUNCED_EMAIL, UNIBOX_EMAIL_SENT, SYSTEM_ALERT, or LEAD_MARKED_AS_<KEY> for a lead label key of the workspace (400 naming `event_types.<i>` otherwise). Event names are case-sensitive, as the vendor\'s.',
-    '`secret` is stored encrypted (AES-256-GCM) and echoed by the list. `ignore_ooo` and `ignore_automatic` are 0 or 1 (default 0).',
+    '`secret` is stored encrypted (AES-256-GCM) and echoed by the list. `ignore_ooo` and `ignore_automatic` take 0 or 1 (default 0), or any boolean form (true/false, "yes"/"no"); the list answers them as 0 or 1.',
   ].join(' '),
   input: AddWebhookInput,
   output: AddWebhookOutput,
@@ -148,8 +148,8 @@ export const addWebhook = defineOperation({
           secretEnc: input.secret ? ctx.secrets.encrypt(input.secret) : null,
           campIds,
           eventTypes,
-          ignoreOoo: input.ignore_ooo === 1,
-          ignoreAutomatic: input.ignore_automatic === 1,
+          ignoreOoo: input.ignore_ooo,
+          ignoreAutomatic: input.ignore_automatic,
         },
       });
     });

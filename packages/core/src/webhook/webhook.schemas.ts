@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import { ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { nameApiSchema } from '../shared/schema-names';
+import { BoolInput, ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 
 const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
-
-/** The vendor's 0/1 integer flags; booleans are accepted from loose clients. */
-const ZeroOne = z.preprocess(
-  (v) => (v === true ? 1 : v === false ? 0 : v),
-  z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' }),
-);
 
 export const ListWebhooksInput = z.object({ workspace_id: WorkspaceIdField });
 export type ListWebhooksInput = z.infer<typeof ListWebhooksInput>;
@@ -68,8 +63,8 @@ export const AddWebhookInput = z.object({
     .max(100, 'must hold at most 100 event types'),
   name: z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters').optional(),
   secret: z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').optional(),
-  ignore_ooo: ZeroOne.default(0),
-  ignore_automatic: ZeroOne.default(0),
+  ignore_ooo: BoolInput.default(false).describe('1 (or true, "yes"): skip reply events caused by out-of-office replies'),
+  ignore_automatic: BoolInput.default(false).describe('1 (or true, "yes"): skip reply events caused by other automatic replies'),
 });
 export type AddWebhookInput = z.infer<typeof AddWebhookInput>;
 
@@ -84,3 +79,6 @@ export type DeleteWebhooksInput = z.infer<typeof DeleteWebhooksInput>;
 
 export const DeleteWebhooksOutput = z.object({ status: StatusSuccess, deleted_count: z.number().int() });
 export type DeleteWebhooksOutput = z.infer<typeof DeleteWebhooksOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(WebhookItem, 'Webhook');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestOrganization, createTestTenant, expectDomainError, testCtx, testServiceDeps, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
-import { dkimSelectorsFor } from '../account/vitals.rules';
+import { dkimSelectorsFor } from '../account/index';
 import type { Actor } from '../shared/context';
 
 const db = useTestDatabase();

@@ -1,7 +1,8 @@
 import type { PrismaClient, Tx } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { notFound } from '../shared/errors';
-import { assertNotClientKey, readStoredSettings, SETTINGS_DEFAULTS } from './workspace-settings.rules';
+import { assertNotClientKey } from '../shared/tenancy';
+import { readStoredSettings, SETTINGS_DEFAULTS } from './workspace-settings.rules';
 import {
   GetWorkspaceSettingsInput,
   UpdateWorkspaceSettingsInput,

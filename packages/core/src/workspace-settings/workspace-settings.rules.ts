@@ -1,6 +1,3 @@
-import { forbidden } from '../shared/errors';
-import type { Actor } from '../shared/context';
-
 /** What a workspace answers for a setting it never stored. */
 export const SETTINGS_DEFAULTS = {
   timezone: 'UTC',
@@ -75,13 +72,3 @@ export function isHostname(value: string): boolean {
  * anything else), so a selector saved here is one that check will try.
  */
 export const DKIM_SELECTOR = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
-
-/**
- * Workspace-level writes (settings, labels, fields, copies, invitations) are the
- * workspace owner's: a client-access key, even one granted the workspace, may not.
- */
-export function assertNotClientKey(actor: Actor): void {
-  if (actor.clientGrants !== null) {
-    throw forbidden('auth.organization_key_required', 'a client-access API key cannot change workspace settings');
-  }
-}

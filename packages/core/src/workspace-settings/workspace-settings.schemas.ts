@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { WorkspaceIdField } from '../shared/schemas';
 import { DKIM_SELECTOR, isHostname, isValidTimeZone, SETTINGS_LIMITS } from './workspace-settings.rules';
 
@@ -55,3 +56,6 @@ export const UpdateWorkspaceSettingsInput = z
   })
   .strict();
 export type UpdateWorkspaceSettingsInput = z.infer<typeof UpdateWorkspaceSettingsInput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(WorkspaceSettings, 'WorkspaceSettings');

@@ -3,6 +3,9 @@ import { createWorkspace, listWorkspaces } from './workspace.operations';
 import { copyWorkspaceSettings } from './workspace-copy.operations';
 import { acceptWorkspaceInvite, inviteUser } from './workspace-invite.operations';
 
+// Creating an organization with its first workspace (the CLI, the test factories).
+export { createOrganization } from './workspace.service';
+
 export const workspaceOperations = {
   list: listWorkspaces,
   create: createWorkspace,

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestOrganization, createTestTenant, expectDomainError, testCtx, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
-import { issueApiKey } from '../auth/organization.service';
-import { createAuthenticator } from '../auth/authenticate.service';
+import { createAuthenticator, issueApiKey } from '../auth/index';
 
 const db = useTestDatabase();
 
@@ -45,13 +44,13 @@ describe('copying workspace settings', () => {
     const labelsOf = async (ws: string) =>
       (await executeOperation({ op: operations.leadLabel.list, ctx, input: { workspace_id: ws } })).slice(8).map((l) => [l.key, l.name, l.sentiment, l.icon, l.is_system]);
     expect(await labelsOf(a)).toEqual([
-      ['HOT', 'Hot', 'POSITIVE', 'fire', false],
-      ['OWN_LABEL', 'Own label', 'NEUTRAL', '', false],
-      ['COLD', 'Cold', 'NEGATIVE', '', false],
+      ['HOT', 'Hot', 'POSITIVE', 'fire', 0],
+      ['OWN_LABEL', 'Own label', 'NEUTRAL', '', 0],
+      ['COLD', 'Cold', 'NEGATIVE', '', 0],
     ]);
     expect(await labelsOf(b)).toEqual([
-      ['HOT', 'Hot', 'POSITIVE', 'fire', false],
-      ['COLD', 'Cold', 'NEGATIVE', '', false],
+      ['HOT', 'Hot', 'POSITIVE', 'fire', 0],
+      ['COLD', 'Cold', 'NEGATIVE', '', 0],
     ]);
     expect(await db.prisma.leadLabel.count({ where: { workspaceId: b, isSystem: true } })).toBe(8);
     expect(await executeOperation({ op: operations.additionalField.list, ctx, input: { workspace_id: a } })).toEqual([

@@ -1,8 +1,7 @@
 import { newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { forbidden } from '../shared/errors';
-import { checkActorScope } from '../shared/tenancy';
-import { assertNotClientKey } from '../workspace-settings/workspace-settings.rules';
+import { assertNotClientKey, checkActorScope } from '../shared/tenancy';
 import { CopyWorkspaceSettingsInput, CopyWorkspaceSettingsOutput } from './workspace-copy.schemas';
 
 // Labels and fields are written with one statement each over arrays (unnest), however

@@ -3,7 +3,7 @@ import { createTestTenant, expectDomainError, testCtx, useTestDatabase } from '.
 import { executeOperation } from '../shared/operation';
 import { ANONYMOUS_ACTOR } from '../shared/context';
 import { operations } from '../operations';
-import { createAuthenticator } from '../auth/authenticate.service';
+import { createAuthenticator } from '../auth/index';
 import { acceptInvite } from './workspace-invite.service';
 import { hashInviteToken } from './workspace-invite.rules';
 

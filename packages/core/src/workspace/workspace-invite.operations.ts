@@ -1,6 +1,6 @@
 import { newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
-import { assertNotClientKey } from '../workspace-settings/workspace-settings.rules';
+import { assertNotClientKey } from '../shared/tenancy';
 import { generateInviteToken, hashInviteToken, INVITE_TTL_MS } from './workspace-invite.rules';
 import { AcceptInviteInput, AcceptInviteOutput, InviteUserInput, InviteUserOutput } from './workspace-invite.schemas';
 import { acceptInvite } from './workspace-invite.service';

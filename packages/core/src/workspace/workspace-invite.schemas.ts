@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 
 export const InviteRole = z.enum(['ADMIN', 'MEMBER'], { error: 'must be ADMIN or MEMBER' });
@@ -34,3 +35,6 @@ export const AcceptInviteOutput = z.object({
   api_key: z.string().describe('An API key limited to the workspace, shown once'),
 });
 export type AcceptInviteOutput = z.infer<typeof AcceptInviteOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(InviteUserOutput, 'WorkspaceInvitation');

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@outreach/db';
 import { invalid } from '../shared/errors';
-import { issueApiKey } from '../auth/organization.service';
+import { issueApiKey } from '../auth/index';
 import { hashInviteToken } from './workspace-invite.rules';
 
 /** One answer for an unknown, expired or used token: which one it was is nobody's business. */

@@ -3,9 +3,7 @@ import { createTestOrganization, createTestTenant, testCtx, testServiceDeps, use
 import { executeOperation } from '../shared/operation';
 import { DomainError } from '../shared/errors';
 import { operations } from '../operations';
-import { issueApiKey } from '../auth/organization.service';
-import { createAuthenticator } from '../auth/authenticate.service';
-import { revokeApiKey } from '../auth/organization.service';
+import { createAuthenticator, issueApiKey, revokeApiKey } from '../auth/index';
 
 const db = useTestDatabase();
 
@@ -36,14 +34,14 @@ describe('workspaces', () => {
     });
     const labels = await executeOperation({ op: operations.leadLabel.list, ctx, input: { workspace_id: created._id } });
     expect(labels.map((l) => [l.key, l.sentiment, l.is_system])).toEqual([
-      ['INTERESTED', 'POSITIVE', true],
-      ['NOT_INTERESTED', 'NEGATIVE', true],
-      ['OUT_OF_OFFICE', 'NEUTRAL', true],
-      ['AUTOMATIC_REPLY', 'NEUTRAL', true],
-      ['MEETING_BOOKED', 'POSITIVE', true],
-      ['MEETING_COMPLETED', 'POSITIVE', true],
-      ['WRONG_PERSON', 'NEUTRAL', true],
-      ['CLOSED', 'POSITIVE', true],
+      ['INTERESTED', 'POSITIVE', 1],
+      ['NOT_INTERESTED', 'NEGATIVE', 1],
+      ['OUT_OF_OFFICE', 'NEUTRAL', 1],
+      ['AUTOMATIC_REPLY', 'NEUTRAL', 1],
+      ['MEETING_BOOKED', 'POSITIVE', 1],
+      ['MEETING_COMPLETED', 'POSITIVE', 1],
+      ['WRONG_PERSON', 'NEUTRAL', 1],
+      ['CLOSED', 'POSITIVE', 1],
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameApiSchema } from '../shared/schema-names';
 import { StatusSuccess } from '../shared/schemas';
 
 export const ListWorkspacesInput = z
@@ -33,3 +34,6 @@ export const CreateWorkspaceOutput = z.object({
   _id: z.string().describe('The new workspace identifier'),
 });
 export type CreateWorkspaceOutput = z.infer<typeof CreateWorkspaceOutput>;
+
+// Resource names in the API reference (OpenAPI components, generated client types).
+nameApiSchema(WorkspaceSummary, 'Workspace');

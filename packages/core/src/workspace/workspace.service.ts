@@ -1,7 +1,6 @@
-import { newId, type Tx } from '@outreach/db';
+import { newId, type PrismaClient, type Tx } from '@outreach/db';
+import { issueApiKey } from '../auth/index';
 import { SYSTEM_LEAD_LABELS } from './workspace.rules';
-
-
 
 /** A workspace row with its system lead labels; call inside the caller's transaction. */
 export async function createWorkspaceRecords(options: { tx: Tx; organizationId: string; name: string }) {
@@ -22,4 +21,29 @@ export async function createWorkspaceRecords(options: { tx: Tx; organizationId: 
     })),
   });
   return workspace;
+}
+
+/**
+ * A new organization with its first workspace and an API key (shown once, stored hashed). It lives
+ * here, beside the workspace it creates, so that workspace depends on auth and never the other way.
+ */
+export async function createOrganization(options: {
+  db: PrismaClient;
+  name: string;
+  workspaceName?: string;
+  leadAllowance?: number;
+}): Promise<{ organizationId: string; workspaceId: string; apiKeyId: string; apiKey: string }> {
+  return options.db.$transaction(async (tx) => {
+    const organizationId = newId();
+    await tx.organization.create({
+      data: { id: organizationId, name: options.name, leadAllowance: options.leadAllowance ?? null },
+    });
+    const workspace = await createWorkspaceRecords({
+      tx,
+      organizationId,
+      name: options.workspaceName ?? 'Default workspace',
+    });
+    const key = await issueApiKey({ db: tx, organizationId });
+    return { organizationId, workspaceId: workspace.id, apiKeyId: key.id, apiKey: key.apiKey };
+  });
 }

@@ -17,4 +17,5 @@ export const emailAccountRoutes: Route[] = [
   route('POST', '/account/bulk-reconnect', ops.bulkReconnect),
   route('POST', '/account/move-workspace', ops.moveWorkspace),
   route('GET', '/account/email-stats', ops.emailStats),
+  route('GET', '/account/email-stats/bulk', ops.emailStatsBulk),
 ];

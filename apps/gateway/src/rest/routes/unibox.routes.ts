@@ -5,6 +5,7 @@ import { route, type Route } from '../route';
 export const uniboxRoutes: Route[] = [
   route('GET', '/unibox/campaign-emails', operations.unibox.campaignEmails),
   route('GET', '/unibox/emails', operations.unibox.emails),
+  route('GET', '/unibox/threads', operations.unibox.threads),
   route('GET', '/unibox/other-emails', operations.unibox.otherEmails),
   route('GET', '/unibox/emails/count/unread', operations.unibox.unreadCount),
   route('POST', '/unibox/threads/:thread_id/mark-as-read', operations.unibox.markThreadRead),

@@ -16,4 +16,5 @@ export const emailAccountRouter = router({
   bulkReconnect: procedureFor(ops.bulkReconnect),
   moveWorkspace: procedureFor(ops.moveWorkspace),
   emailStats: procedureFor(ops.emailStats),
+  emailStatsBulk: procedureFor(ops.emailStatsBulk),
 });

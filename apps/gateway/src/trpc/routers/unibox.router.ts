@@ -4,6 +4,7 @@ import { procedureFor, router } from '../trpc';
 export const uniboxRouter = router({
   campaignEmails: procedureFor(operations.unibox.campaignEmails),
   emails: procedureFor(operations.unibox.emails),
+  threads: procedureFor(operations.unibox.threads),
   otherEmails: procedureFor(operations.unibox.otherEmails),
   unreadCount: procedureFor(operations.unibox.unreadCount),
   markThreadRead: procedureFor(operations.unibox.markThreadRead),

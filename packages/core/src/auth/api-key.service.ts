@@ -1,8 +1,6 @@
+// Issuing and revoking API keys (the key is shown once and stored as its SHA-256).
 import { newId, type PrismaClient, type Tx } from '@outreach/db';
-import { createWorkspaceRecords } from '../workspace/workspace.service';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key.rules';
-
-
 
 export async function issueApiKey(options: {
   db: PrismaClient | Tx;
@@ -25,28 +23,6 @@ export async function issueApiKey(options: {
     },
   });
   return { id, apiKey };
-}
-
-/** A new organization with its first workspace and an API key (shown once, stored hashed). */
-export async function createOrganization(options: {
-  db: PrismaClient;
-  name: string;
-  workspaceName?: string;
-  leadAllowance?: number;
-}): Promise<{ organizationId: string; workspaceId: string; apiKeyId: string; apiKey: string }> {
-  return options.db.$transaction(async (tx) => {
-    const organizationId = newId();
-    await tx.organization.create({
-      data: { id: organizationId, name: options.name, leadAllowance: options.leadAllowance ?? null },
-    });
-    const workspace = await createWorkspaceRecords({
-      tx,
-      organizationId,
-      name: options.workspaceName ?? 'Default workspace',
-    });
-    const key = await issueApiKey({ db: tx, organizationId });
-    return { organizationId, workspaceId: workspace.id, apiKeyId: key.id, apiKey: key.apiKey };
-  });
 }
 
 export async function revokeApiKey(options: { db: PrismaClient; keyId: string }): Promise<boolean> {

@@ -1,0 +1,67 @@
+import { defineOperation } from '../shared/operation';
+import { invalidField } from '../shared/errors';
+import { decodeCursor, encodeCursor } from '../shared/pagination';
+import { zeroOne } from '../shared/schemas';
+import { toUniboxEmailRecord } from './unibox-read.operations';
+import { ListUniboxThreadsInput, UniboxThreadsOutput } from './unibox-threads.schemas';
+import { uniboxThreadRows } from './unibox-threads.queries';
+
+function decodePageTrail(pageTrail: string | undefined): { at: Date; id: string } | null {
+  if (!pageTrail) return null;
+  const [at, id] = decodeCursor({ cursor: pageTrail, field: 'page_trail', shape: ['string', 'string'] }) as [string, string];
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) throw invalidField('page_trail', 'is not a page_trail returned by this API');
+  return { at: date, id };
+}
+
+export const listUniboxThreads = defineOperation({
+  name: 'unibox.threads',
+  kind: 'query',
+  summary: 'Get email threads',
+  description: [
+    'The conversations of the unified inbox, latest activity first (`last_message_at`, then `thread_id`): each thread with its subject, lead, campaign, our mailbox (`eaccount`), how many e-mails it holds in the inbox, whether it has an unread received e-mail (`is_unread`: 1 or 0), its label (that of its latest labelled e-mail from the lead) and its latest e-mail (`last_message`, as `/unibox/emails` lists it). Threads holding only drafts, and the "others" folder, are not listed.',
+    'Filters combine: `email_type` (`all` default; `received`: threads with an e-mail from the lead; `sent`: threads with an e-mail we sent), `lead` (address, case-insensitive), `campaign_id` (threads holding an e-mail of that campaign; 400 when not a campaign of the workspace), `label`, `thread_id`. With `preview_only=true` the latest e-mail carries `content_preview` and no `body`. Absent links are `""`.',
+    'Paging: `page_trail` is an opaque keyset cursor (latest activity, then thread id; not an offset) to pass back unchanged; it is `""` on the last page. 50 per page by default.',
+  ].join('\n\n'),
+  input: ListUniboxThreadsInput,
+  output: UniboxThreadsOutput,
+  workspace: 'required',
+  permission: 'CAMPAIGN_LIST',
+  async run(ctx, input) {
+    const workspaceId = input.workspace_id;
+    if (input.campaign_id) {
+      const found = await ctx.db.campaign.findFirst({ where: { id: input.campaign_id, workspaceId }, select: { id: true } });
+      if (!found) throw invalidField('campaign_id', `is not a campaign of workspace ${workspaceId}`, 'campaign.not_found');
+    }
+    const rows = await uniboxThreadRows({
+      db: ctx.db,
+      workspaceId,
+      direction: input.email_type === 'received' ? 'IN' : input.email_type === 'sent' ? 'OUT' : null,
+      leadEmail: input.lead ? input.lead.toLowerCase() : null,
+      campaignId: input.campaign_id ?? null,
+      label: input.label ?? null,
+      threadId: input.thread_id ?? null,
+      after: decodePageTrail(input.page_trail),
+      take: input.limit + 1,
+      previewOnly: input.preview_only,
+    });
+    const shown = rows.slice(0, input.limit);
+    const last = shown.at(-1);
+    return {
+      page_trail: rows.length > input.limit && last ? encodeCursor([last.t_last_message_at.toISOString(), last.thread_id]) : '',
+      data: shown.map((r) => ({
+        thread_id: r.thread_id,
+        subject: r.t_subject,
+        lead: r.t_lead,
+        lead_id: r.t_lead_id,
+        campaign_id: r.t_campaign_id,
+        eaccount: r.t_eaccount,
+        last_message_at: r.t_last_message_at.toISOString(),
+        message_count: r.t_message_count,
+        is_unread: zeroOne(r.t_is_unread),
+        label: r.t_label,
+        last_message: toUniboxEmailRecord(r, { previewOnly: input.preview_only }),
+      })),
+    };
+  },
+});

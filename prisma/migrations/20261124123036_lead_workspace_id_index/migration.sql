@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "leads_workspace_id_id_idx" ON "leads"("workspace_id", "id");
