@@ -94,4 +94,15 @@ describe('campaign lookups and references never cross workspaces', () => {
     const bad = await server.graphql(page, { key: ws.apiKey, variables: { ws: ws.workspaceId, after: 'nope' } });
     expect(bad.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ field: 'after' }] });
   });
+
+  it('sorts and filters the campaigns a UI lists, and counts what the filter keeps', async () => {
+    const ws = await createTestOrganization({ db: server.db });
+    for (const name of ['beta launch', 'Alpha outreach', 'gamma Launch', 'delta']) await createTestCampaign({ db: server.db.prisma, organizationId: ws.organizationId, workspaceId: ws.workspaceId, name });
+    const r = await server.graphql(
+      `query($ws: ID!) { workspace(id: $ws) { campaigns(first: 10, name: "launch", sort: camp_name, direction: desc) { totalCount edges { node { name } } } } }`,
+      { key: ws.apiKey, variables: { ws: ws.workspaceId } },
+    );
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.workspace.campaigns).toEqual({ totalCount: 2, edges: [{ node: { name: 'gamma Launch' } }, { node: { name: 'beta launch' } }] });
+  });
 });

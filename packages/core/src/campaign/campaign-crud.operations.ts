@@ -83,7 +83,7 @@ export const listAllCampaigns = defineOperation({
   kind: 'query',
   summary: 'List all campaigns',
   description: [
-    'Full campaign objects of the workspace, newest first (ties by id), paged with `skip` and `limit` (at most 1,000; a larger limit is read as 1,000); filters: `campaign_id`, `status` (DRAFT is accepted as well as the vendor\'s four), `campaign_type` (`all` by default, `parent`, `subseq`). An unknown `campaign_id` (or another workspace\'s) gives an empty list. Without `status`, every status is listed, DRAFT and ARCHIVED included.',
+    'Full campaign objects of the workspace, newest first (ties by id) unless `sort` (`created_at`, `modified_at`, `camp_name`) and `direction` (`asc`, `desc`) say otherwise, paged with `skip` and `limit` (at most 1,000; a larger limit is read as 1,000); filters: `campaign_id`, `status` (DRAFT is accepted as well as the vendor\'s four), `campaign_type` (`all` by default, `parent`, `subseq`), `name` (a substring of the name, case-insensitive). An unknown `campaign_id` (or another workspace\'s) gives an empty list. Without `status`, every status is listed, DRAFT and ARCHIVED included.',
     '`parent_camp_id` is "" for parent campaigns. `tags` are tag names and `email_accounts` mailbox addresses, alphabetically. `schedule` is null until a schedule is set, then in the vendor\'s read shape: `days` as day names (`["Monday", …]`, Monday first), `from_time` / `to_time` (HH:MM, 24 h), `tz` and `timezone` (the same IANA zone); `daily_limit`, `daily_limit_new_lead`, `start_date` and `end_date` inside it mirror the campaign\'s own fields. (Writes take the write shape: `days` {"1": true, …}, `timezone`, `timing` { from, to }.) `camp_st_date` and `camp_end_date` are YYYY-MM-DD or null. `events` lists a subsequence\'s triggers (`val` as LEAD_MARKED_AS_<label key>, phrases joined with ", "); `sequences` the current sequence without deleted variations.',
     'Counters, computed on each request from the leads and sends: `lead_count` leads in the campaign; `completed_lead_count` leads whose sequence is completed; `lead_contacted_count` distinct leads with at least one send; `sent_count` sends; `opened_count` sends opened at least once; `unique_opened_count` distinct leads with an opened send; `replied_count` distinct leads that replied; `bounced_count` sends that bounced; `unsubscribed_count` distinct leads that unsubscribed; `positive_reply_count`, `negative_reply_count`, `neutral_reply_count` replied leads by the sentiment of their current label (unlabelled replied leads are in none); `email_sent_today` sends since 00:00 UTC; `open_rate` = unique_opened_count and `replied_rate` = replied_count, each / lead_contacted_count × 100, rounded to 2 decimals, 0 when no lead was contacted.',
   ].join('\n\n'),
@@ -99,7 +99,9 @@ export const listAllCampaigns = defineOperation({
         ...(input.campaign_id ? { id: input.campaign_id } : {}),
         ...(input.status ? { status: input.status } : {}),
         ...(input.campaign_type !== 'all' ? { type: input.campaign_type } : {}),
+        ...(input.name ? { name: { contains: input.name, mode: 'insensitive' as const } } : {}),
       },
+      orderBy: { sort: input.sort, direction: input.direction },
       skip: input.skip,
       take: input.limit,
       now: ctx.ports.clock.now(),

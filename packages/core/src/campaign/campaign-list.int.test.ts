@@ -167,6 +167,23 @@ describe('list-all', () => {
     const list = await s.run('list', { skip: 3, limit: 10 });
     expect(list.map((c) => c.name)).toEqual(['C1', 'C0']);
   });
+
+  it('sorts by name or last change in either direction and filters by a piece of the name', async () => {
+    const s = await campaignTestSetup({ db });
+    const names = ['beta launch', 'Alpha outreach', 'gamma Launch'];
+    for (const [i, name] of names.entries()) {
+      await db.prisma.campaign.create({ data: { id: newId(), organizationId: s.org.organizationId, workspaceId: s.org.workspaceId, name, createdAt: new Date(Date.UTC(2026, 0, 1 + i)), updatedAt: new Date(Date.UTC(2026, 2, 3 - i)) } });
+    }
+    const other = await campaignTestSetup({ db });
+    await createTestCampaign({ ...other.base, name: 'Launch elsewhere' });
+    const order = async (input: Record<string, unknown>) => (await s.run('listAll', input)).map((c) => c.camp_name);
+    expect(await order({})).toEqual(['gamma Launch', 'Alpha outreach', 'beta launch']);
+    expect(await order({ sort: 'camp_name', direction: 'asc' })).toEqual(['Alpha outreach', 'beta launch', 'gamma Launch']);
+    expect(await order({ sort: 'modified_at', direction: 'desc' })).toEqual(['beta launch', 'Alpha outreach', 'gamma Launch']);
+    expect(await order({ name: 'LAUNCH', sort: 'created_at', direction: 'asc' })).toEqual(['beta launch', 'gamma Launch']);
+    const bad = await expectDomainError(s.run('listAll', { sort: 'status' }), 'invalid');
+    expect(bad.fieldErrors).toEqual([{ field: 'sort', message: 'must be created_at, modified_at, camp_name' }]);
+  });
 });
 
 describe('list (deprecated)', () => {

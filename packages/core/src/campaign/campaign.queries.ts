@@ -189,11 +189,15 @@ export async function listCampaignObjects(options: {
   skip: number;
   take: number;
   now: Date;
+  /** Newest first unless given; ties by id in the same direction. */
+  orderBy?: { sort: 'created_at' | 'modified_at' | 'camp_name'; direction: 'asc' | 'desc' };
 }): Promise<CampaignObjectOutput[]> {
+  const { sort = 'created_at', direction = 'desc' } = options.orderBy ?? {};
+  const column = ({ created_at: 'createdAt', modified_at: 'updatedAt', camp_name: 'name' } as const)[sort];
   const rows = await options.db.campaign.findMany({
     where: options.where,
     include: CAMPAIGN_OBJECT_INCLUDE,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    orderBy: [{ [column]: direction }, { id: direction }],
     skip: options.skip,
     take: options.take,
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { BoolInput, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, intParam } from '../shared/schemas';
+import { BoolInput, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, intParam, sortParams } from '../shared/schemas';
 import { IsoDate } from '../shared/time';
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'ACTIVE', 'PAUSED', 'COMPLETED', 'ARCHIVED'] as const;
@@ -254,6 +254,8 @@ export const ListAllCampaignsInput = z.object({
   campaign_id: ObjectId.optional(),
   status: CampaignStatus.optional(),
   campaign_type: z.enum(['all', 'parent', 'subseq'], { error: 'must be all, parent or subseq' }).default('all'),
+  name: z.string({ error: 'must be a string' }).trim().optional().describe('Substring of the campaign name, case-insensitive'),
+  ...sortParams(['created_at', 'modified_at', 'camp_name'], 'desc'),
   ...SkipLimit,
 });
 export type ListAllCampaignsInput = z.infer<typeof ListAllCampaignsInput>;

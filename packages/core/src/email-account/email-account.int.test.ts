@@ -394,3 +394,22 @@ describe.skipIf(missing !== null)('connecting only to allowed mail servers', () 
     expect(text).not.toMatch(/invalid username|authenticationfailed|authentication failed|ESMTP/i);
   }, 60_000);
 });
+
+describe('email account list ordering', () => {
+  it('sorts by address or status in either direction and keeps one status', async () => {
+    const { org, ctx, ws } = await setup();
+    const base = { db: db.prisma, organizationId: org.organizationId, workspaceId: ws };
+    const [, , m3] = [await createTestMailbox({ ...base, email: 'carol@out.test' }), await createTestMailbox({ ...base, email: 'Alice@out.test' }), await createTestMailbox({ ...base, email: 'bob@out.test' })];
+    await db.prisma.emailAccount.update({ where: { id: m3!.id }, data: { status: 'DISCONNECTED' } });
+    const other = await setup();
+    await createTestMailbox({ db: db.prisma, organizationId: other.org.organizationId, workspaceId: other.ws, email: 'aaron@out.test' });
+    const emails = async (input: Record<string, unknown>) => (await executeOperation({ op: ops.list, ctx, input: { workspace_id: ws, ...input } })).accounts.map((a) => a.email);
+    expect(await emails({})).toEqual(['carol@out.test', 'Alice@out.test', 'bob@out.test']);
+    expect(await emails({ sort: 'email' })).toEqual(['Alice@out.test', 'bob@out.test', 'carol@out.test']);
+    expect(await emails({ sort: 'email', direction: 'desc' })).toEqual(['carol@out.test', 'bob@out.test', 'Alice@out.test']);
+    expect(await emails({ sort: 'status', direction: 'desc' })).toEqual(['bob@out.test', 'Alice@out.test', 'carol@out.test']);
+    expect(await emails({ status: 'DISCONNECTED' })).toEqual(['bob@out.test']);
+    const bad = await expectDomainError(executeOperation({ op: ops.list, ctx, input: { workspace_id: ws, status: 'BROKEN' } }), 'invalid');
+    expect(bad.fieldErrors).toEqual([{ field: 'status', message: 'must be ACTIVE, DISCONNECTED, PAUSED' }]);
+  });
+});

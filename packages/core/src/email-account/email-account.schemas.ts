@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
 import { IsoDate } from '../shared/time';
-import { BoolInput, intParam, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { BoolInput, intParam, ObjectId, SkipLimit, sortParams, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 
 const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
 
@@ -11,6 +11,8 @@ const Port = intParam({ min: 1, max: 65535 });
 const Ids = z.array(ObjectId, { error: required('an array of email account ids') }).min(1, 'must hold at least one id').max(1000, 'must hold at most 1000 ids');
 const DailyLimit = intParam({ min: 0, max: 10_000 }).describe('Sends per day, 0 to 10000; 0 stops sending');
 const SendingGap = intParam({ min: 0, max: 1440 }).describe('Minutes between two sends, 0 to 1440');
+/** A mailbox's sending status (prisma's EmailAccountStatus). */
+export const EMAIL_ACCOUNT_STATUSES = ['ACTIVE', 'DISCONNECTED', 'PAUSED'] as const;
 const WarmupStatus = z.enum(['ACTIVE', 'INACTIVE'], { error: 'must be ACTIVE or INACTIVE' });
 
 export const NewAccount = z.object({
@@ -53,6 +55,8 @@ export const ListAccountsInput = z.object({
       .transform((s) => (s ? s.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean) : undefined))
       .describe('Comma-separated tag ids: accounts carrying any of them'),
     email: z.string({ error: 'must be a string' }).trim().optional().describe('Substring of the address, case-insensitive'),
+    status: z.enum(EMAIL_ACCOUNT_STATUSES, { error: `must be ${EMAIL_ACCOUNT_STATUSES.join(', ')}` }).optional().describe('Only accounts with this status'),
+    ...sortParams(['created_at', 'email', 'status'], 'asc'),
     // The vendor answers 400 "page is not allowed" here (this path pages with skip/limit);
     // clients rely on that to detect the paging style, so it is refused by name. Other
     // unknown parameters are ignored, as on every other path.

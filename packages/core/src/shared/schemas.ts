@@ -45,6 +45,17 @@ export const SkipLimit = {
   limit: pageLimit(100),
 };
 
+/**
+ * A list's ordering: `sort` (one of `keys`, default the first) and `direction` (`asc` or
+ * `desc`, default `fallback`), for the lists a UI shows. Ties are broken by id, in the same direction.
+ */
+export function sortParams<const K extends readonly [string, ...string[]]>(keys: K, fallback: 'asc' | 'desc') {
+  return {
+    sort: z.enum(keys, { error: `must be ${keys.join(', ')}` }).default(keys[0] as K[0]).describe(`Order by ${keys.join(', ')} (default ${keys[0]})`),
+    direction: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default(fallback).describe(`asc or desc (default ${fallback})`),
+  };
+}
+
 /** The vendor's page paging: `page` (1-based) and `limit` (1 to 1,000, default 100). */
 export const PageLimit = {
   page: intParam({ min: 1 }).default(1).describe('Page number, from 1'),
