@@ -1,7 +1,8 @@
 import { defineOperation } from '../shared/operation';
 import { toLeadObject } from './lead.mapper';
 import { leadPageIds, leadRows } from './lead.queries';
-import { assertCampaignOfWorkspace, hiddenLabelsOf, readLeadPageTrail } from './lead.rules';
+import { assertCampaignOfWorkspace } from '../shared/tenancy';
+import { hiddenLabelsOf, readLeadPageTrail } from './lead.rules';
 import { CountByStatusInput, CountByStatusOutput, GetLeadInput, LEAD_STATUSES, LeadList, WorkspaceLeadsInput } from './lead.schemas';
 
 const LEAD_OBJECT_TEXT =

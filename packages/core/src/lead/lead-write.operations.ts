@@ -1,7 +1,8 @@
 import { newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { invalidField, notFound } from '../shared/errors';
-import { assertCampaignOfWorkspace, hiddenLabelsOf } from './lead.rules';
+import { assertCampaignOfWorkspace } from '../shared/tenancy';
+import { hiddenLabelsOf } from './lead.rules';
 import { afterLabelChanged } from './label-change.service';
 import { planVariables } from './lead-variables.rules';
 import {

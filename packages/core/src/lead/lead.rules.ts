@@ -1,4 +1,3 @@
-import type { PrismaClient, Tx } from '@outreach/db';
 import type { Ctx } from '../shared/context';
 import { invalidField } from '../shared/errors';
 import { decodeCursor, encodeCursor } from '../shared/pagination';
@@ -7,13 +6,6 @@ import type { LeadRecord, LeadSort } from './lead.schemas';
 /** Labels the calling key may not see in this workspace (none for organization keys). */
 export function hiddenLabelsOf(options: { ctx: Ctx; workspaceId: string }): string[] {
   return options.ctx.actor.clientGrants?.[options.workspaceId]?.hideLabels ?? [];
-}
-
-/** A `campaign_id` naming no campaign of the workspace is a 400 on that field (ids never leak). */
-export async function assertCampaignOfWorkspace(options: { db: PrismaClient | Tx; workspaceId: string; campaignId: string | undefined }): Promise<void> {
-  if (!options.campaignId) return;
-  const found = await options.db.campaign.findFirst({ where: { id: options.campaignId, workspaceId: options.workspaceId }, select: { id: true } });
-  if (!found) throw invalidField('campaign_id', `is not a campaign of workspace ${options.workspaceId}`, 'campaign.not_found');
 }
 
 /**

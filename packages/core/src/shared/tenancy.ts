@@ -1,5 +1,6 @@
+import type { PrismaClient, Tx } from '@outreach/db';
 import type { Actor, Ctx } from './context';
-import { forbidden } from './errors';
+import { forbidden, invalidField } from './errors';
 
 const notReachable = (workspaceId: string) =>
   forbidden('auth.workspace_forbidden', `workspace_id ${workspaceId} is not accessible with this API key`);
@@ -49,4 +50,11 @@ export function assertNotClientKey(actor: Actor): void {
   if (actor.clientGrants !== null) {
     throw forbidden('auth.organization_key_required', 'a client-access API key cannot change workspace settings');
   }
+}
+
+/** A `campaign_id` naming no campaign of the workspace is a 400 on that field (ids of other workspaces never leak). */
+export async function assertCampaignOfWorkspace(options: { db: PrismaClient | Tx; workspaceId: string; campaignId: string | undefined }): Promise<void> {
+  if (!options.campaignId) return;
+  const found = await options.db.campaign.findFirst({ where: { id: options.campaignId, workspaceId: options.workspaceId }, select: { id: true } });
+  if (!found) throw invalidField('campaign_id', `is not a campaign of workspace ${options.workspaceId}`, 'campaign.not_found');
 }

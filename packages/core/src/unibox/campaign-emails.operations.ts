@@ -4,6 +4,7 @@ import { invalidField } from '../shared/errors';
 import { decodeCursor, encodeCursor } from '../shared/pagination';
 import { CampaignEmailsInput, CampaignEmailsOutput } from './campaign-emails.schemas';
 import { campaignEmailRows } from './campaign-emails.queries';
+import { assertCampaignOfWorkspace } from '../shared/tenancy';
 
 export const listCampaignEmails = defineOperation({
   name: 'unibox.campaignEmails',
@@ -20,10 +21,7 @@ export const listCampaignEmails = defineOperation({
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
-    if (input.campaign_id) {
-      const found = await ctx.db.campaign.findFirst({ where: { id: input.campaign_id, workspaceId }, select: { id: true } });
-      if (!found) throw invalidField('campaign_id', `is not a campaign of workspace ${workspaceId}`, 'campaign.not_found');
-    }
+    await assertCampaignOfWorkspace({ db: ctx.db, workspaceId, campaignId: input.campaign_id });
     let after: { sentAt: Date; id: string } | null = null;
     if (input.page_trail) {
       const [sentAt, id] = decodeCursor({ cursor: input.page_trail, field: 'page_trail', shape: ['string', 'string'] }) as [string, string];

@@ -13,6 +13,7 @@ import {
 } from './unibox.schemas';
 import { UNREAD_COUNT_SQL, uniboxEmailRows, type UniboxEmailRow } from './unibox.queries';
 import { addressList, contentPreview, storedAddresses, storedAttachments } from './unibox.rules';
+import { assertCampaignOfWorkspace } from '../shared/tenancy';
 
 const PAGING =
   'Paging: `page_trail` is an opaque keyset cursor (received time, then id; not an offset) to pass back unchanged; it is `""` on the last page. 50 per page by default, `limit` up to 1,000 (a larger limit is read as 1,000).';
@@ -114,10 +115,7 @@ export const listUniboxEmails = defineOperation({
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
-    if (input.campaign_id) {
-      const found = await ctx.db.campaign.findFirst({ where: { id: input.campaign_id, workspaceId }, select: { id: true } });
-      if (!found) throw invalidField('campaign_id', `is not a campaign of workspace ${workspaceId}`, 'campaign.not_found');
-    }
+    await assertCampaignOfWorkspace({ db: ctx.db, workspaceId, campaignId: input.campaign_id });
     return page({
       ctx,
       workspaceId,

@@ -5,6 +5,7 @@ import { zeroOne } from '../shared/schemas';
 import { toUniboxEmailRecord } from './unibox-read.operations';
 import { ListUniboxThreadsInput, UniboxThreadsOutput } from './unibox-threads.schemas';
 import { uniboxThreadRows } from './unibox-threads.queries';
+import { assertCampaignOfWorkspace } from '../shared/tenancy';
 
 function decodePageTrail(pageTrail: string | undefined): { at: Date; id: string } | null {
   if (!pageTrail) return null;
@@ -29,10 +30,7 @@ export const listUniboxThreads = defineOperation({
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
-    if (input.campaign_id) {
-      const found = await ctx.db.campaign.findFirst({ where: { id: input.campaign_id, workspaceId }, select: { id: true } });
-      if (!found) throw invalidField('campaign_id', `is not a campaign of workspace ${workspaceId}`, 'campaign.not_found');
-    }
+    await assertCampaignOfWorkspace({ db: ctx.db, workspaceId, campaignId: input.campaign_id });
     const rows = await uniboxThreadRows({
       db: ctx.db,
       workspaceId,
