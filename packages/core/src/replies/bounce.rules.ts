@@ -15,6 +15,7 @@ import {
   DELAY_SUBJECT_PATTERNS,
   escapeRegExp,
 } from './incoming-patterns.rules';
+import { messageIdsOf } from '../shared/mail-threading';
 
 export type BounceClassification = {
   kind: 'bounce';
@@ -26,17 +27,6 @@ export type BounceClassification = {
 
 /** A delivery report or a daemon's notice that is no bounce (see CLASSIFICATION_REASONS). */
 export type ReportNotice = { kind: 'automatic_reply'; reason: 'read_receipt' | 'delayed_delivery' | 'delivery_report' };
-
-/** Message ids found in a header value (`<…>` tokens; bare tokens with an @ when there are none), without brackets. */
-export function messageIdsOf(value: string | null | undefined): string[] {
-  if (!value) return [];
-  const bracketed = [...value.matchAll(/<([^<>]+)>/g)].map((m) => (m[1] ?? '').trim()).filter(Boolean);
-  if (bracketed.length) return bracketed;
-  return value
-    .split(/[\s,]+/)
-    .map((t) => t.trim())
-    .filter((t) => t.includes('@'));
-}
 
 /** "Name: value" fields of a header-like block (folded lines joined), names lower-cased; the first occurrence wins. */
 export function parseFields(block: string): Record<string, string> {

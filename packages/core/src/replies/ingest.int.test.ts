@@ -447,9 +447,12 @@ describe.skipIf(missingImap)('reading a real mailbox over IMAP', () => {
     expect([up.status, up.disconnectReason, up.imapFailures]).toEqual(['ACTIVE', null, 0]);
   });
 
-  it('the reply worker reads a mailbox as soon as IMAP IDLE reports new mail', async () => {
+  it('the reply worker reads a mailbox as soon as IMAP IDLE reports new mail (its clock moving)', async () => {
     const t = await setup();
-    const deps = { ...t.deps, ports: { ...t.deps.ports, imap: createMailboxReader({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
+    // The worker's clock moves, as in production: the fixture's start, advancing with real time.
+    const started = Date.now();
+    const clock = { now: () => new Date(t.clock.at.getTime() + (Date.now() - started)) };
+    const deps = { ...t.deps, ports: { ...t.deps.ports, clock, imap: createMailboxReader({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
     const c = await t.campaign({ mailboxes: [t.alice], steps: TWO_STEPS });
     const leadId = await t.lead(c.id, 'idle@lead.test');
     await t.tick();

@@ -1,6 +1,7 @@
 // parseIncoming from raw RFC 5322 bytes (CRLF line endings, as a mailbox hands them over).
 import { describe, expect, it } from 'vitest';
-import { decodeEncodedWords, messageIdsOf, parseIncoming, type ParsedIncoming } from './parse-incoming';
+import { messageIdsOf } from '../shared/mail-threading';
+import { decodeEncodedWords, parseIncoming, type ParsedIncoming } from './parse-incoming';
 
 /** A raw message: header lines, an empty line, the body lines; CRLF throughout. */
 function rfc822(headers: string[], body: string[] = []): Buffer {

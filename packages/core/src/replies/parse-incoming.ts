@@ -5,6 +5,7 @@
  */
 import { simpleParser, type AddressObject, type Attachment, type ParsedMail, type SimpleParserOptions } from 'mailparser';
 import { htmlToText } from '../shared/mail-html';
+import { messageIdsOf } from '../shared/mail-threading';
 
 export interface IncomingAddress {
   /** Lower-cased. */
@@ -136,17 +137,6 @@ function headerRecord(lines: readonly { key: string; line: string }[] | undefine
     (record[name] ??= []).push(value);
   }
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v.join(', ')]));
-}
-
-/** Message ids found in a header value (`<…>` tokens; bare tokens when there are none), without brackets. */
-export function messageIdsOf(value: string | undefined): string[] {
-  if (!value) return [];
-  const bracketed = [...value.matchAll(/<([^<>]+)>/g)].map((m) => (m[1] ?? '').trim()).filter(Boolean);
-  if (bracketed.length) return bracketed;
-  return value
-    .split(/[\s,]+/)
-    .map((t) => t.trim())
-    .filter((t) => t.includes('@'));
 }
 
 function addresses(value: AddressObject | AddressObject[] | undefined): IncomingAddress[] {

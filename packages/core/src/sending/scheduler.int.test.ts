@@ -8,6 +8,7 @@ import type { ServiceDeps } from '../shared/context';
 import { createMailSender } from '../shared/mail-sender';
 import { localDay } from './schedule.rules';
 import { CLAIM_LEASE_MS, claimDueSends, runSchedulerTick } from './scheduler.service';
+import { startSendingWorker } from './worker.service';
 import { recordOpen, unsubscribeByToken } from '../tracking/index';
 
 const PASSWORDS: Record<string, string> = {
@@ -477,4 +478,33 @@ describe('delivery failures', () => {
     expect(sends.map((s) => s.emailAccountId)).toEqual([good, good]);
     expect((await messagesTo(['first@auth.test', 'second@auth.test'])).every((m) => m.from?.value[0]?.address === 'bob@sender.test')).toBe(true);
   }, 60_000);
+});
+
+describe('the sending worker loop', () => {
+  // The clock moves, as in production: a Wednesday 10:00 UTC inside the window, advancing 120
+  // times faster than real time, so that the mailbox's pause between two sends (up to a minute
+  // of jitter) passes in half a second.
+  it('sends a due lead its first step and, on a later tick, its follow-up, with a clock that moves', async () => {
+    const t = await setup({ start: '2026-11-25T10:00:00Z' });
+    const started = Date.now();
+    const moving = { now: () => new Date(Date.parse('2026-11-25T10:00:00Z') + (Date.now() - started) * 120) };
+    const deps: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, clock: moving } };
+    const alice = await t.mailbox('alice@sender.test', { sendingGap: 0 });
+    const c = await t.campaign({
+      mailboxes: [alice],
+      steps: [{ variations: [{ label: 'A', subject: 'Loop {{first_name}}', body: 'Hi' }] }, { waitTime: 0, variations: [{ label: 'A', subject: '', body: 'Following up' }] }],
+      schedule: { timezone: 'UTC', from: '08:00', to: '18:00' },
+    });
+    const leadId = await t.lead(c.id, 'loop@lead.test');
+    const worker = startSendingWorker({ deps, intervalMs: 50, workspaceIds: [t.ws] });
+    try {
+      for (let i = 0; i < 300 && (await db.prisma.sentEmail.count({ where: { leadId } })) < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await worker.stop();
+    }
+    const received = await messagesTo(['loop@lead.test']);
+    expect(received.map((m) => m.subject)).toEqual(['Loop Ada', 'Re: Loop Ada']);
+    expect(header(received[1]!, 'In-Reply-To')).toBe(received[0]!.messageId);
+    expect(await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id }, select: { status: true } })).toEqual({ status: 'COMPLETED' });
+  }, 30_000);
 });

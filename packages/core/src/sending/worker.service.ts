@@ -10,7 +10,13 @@ export interface SendingWorker {
 }
 
 /** The scheduler loop of the worker role: a tick every `intervalMs`, at once while ticks fill their batch. */
-export function startSendingWorker(options: { deps: ServiceDeps; intervalMs?: number; maxSendsPerTick?: number }): SendingWorker {
+export function startSendingWorker(options: {
+  deps: ServiceDeps;
+  intervalMs?: number;
+  maxSendsPerTick?: number;
+  /** Only these workspaces' campaigns (tests; a worker sends for all). */
+  workspaceIds?: string[];
+}): SendingWorker {
   const { deps } = options;
   const intervalMs = options.intervalMs ?? 5_000;
   const maxSends = options.maxSendsPerTick ?? 100;
@@ -21,7 +27,7 @@ export function startSendingWorker(options: { deps: ServiceDeps; intervalMs?: nu
     log,
     name: 'tick',
     intervalMs,
-    round: () => runSchedulerTick({ deps, maxSends }),
+    round: () => runSchedulerTick({ deps, maxSends, workspaceIds: options.workspaceIds }),
     more: (result) => result.claimed >= maxSends,
     report: (result) => {
       totals.sent += result.sent;

@@ -33,3 +33,14 @@ export function threadHeaders(options: { previousMessageIds: readonly string[] }
   if (last === undefined) return {};
   return { inReplyTo: last, references: ids.join(' ') };
 }
+
+/** Message ids found in a header value (`<…>` tokens; bare tokens with an @ when there are none), without brackets. */
+export function messageIdsOf(value: string | null | undefined): string[] {
+  if (!value) return [];
+  const bracketed = [...value.matchAll(/<([^<>]+)>/g)].map((m) => (m[1] ?? '').trim()).filter(Boolean);
+  if (bracketed.length) return bracketed;
+  return value
+    .split(/[\s,]+/)
+    .map((t) => t.trim())
+    .filter((t) => t.includes('@'));
+}

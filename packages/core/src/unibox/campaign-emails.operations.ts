@@ -1,7 +1,6 @@
 import { zeroOne } from '../shared/schemas';
 import { defineOperation } from '../shared/operation';
-import { invalidField } from '../shared/errors';
-import { decodeCursor, encodeCursor } from '../shared/pagination';
+import { decodeTimeTrail, timeTrailPage } from '../shared/pagination';
 import { CampaignEmailsInput, CampaignEmailsOutput } from './campaign-emails.schemas';
 import { campaignEmailRows } from './campaign-emails.queries';
 import { assertCampaignOfWorkspace } from '../shared/tenancy';
@@ -22,26 +21,18 @@ export const listCampaignEmails = defineOperation({
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
     await assertCampaignOfWorkspace({ db: ctx.db, workspaceId, campaignId: input.campaign_id });
-    let after: { sentAt: Date; id: string } | null = null;
-    if (input.page_trail) {
-      const [sentAt, id] = decodeCursor({ cursor: input.page_trail, field: 'page_trail', shape: ['string', 'string'] }) as [string, string];
-      const date = new Date(sentAt);
-      if (Number.isNaN(date.getTime())) throw invalidField('page_trail', 'is not a page_trail returned by this API');
-      after = { sentAt: date, id };
-    }
     const rows = await campaignEmailRows({
       db: ctx.db,
       workspaceId,
       email: input.lead.toLowerCase(),
       campaignId: input.campaign_id ?? null,
-      after,
+      after: decodeTimeTrail(input.page_trail),
       take: input.limit + 1,
     });
-    const page = rows.slice(0, input.limit);
-    const last = page[page.length - 1];
+    const { shown, page_trail } = timeTrailPage(rows, input.limit, (r) => [r.sent_at, r.id]);
     return {
-      page_trail: rows.length > input.limit && last ? encodeCursor([last.sent_at.toISOString(), last.id]) : '',
-      data: page.map((r) => ({
+      page_trail,
+      data: shown.map((r) => ({
         id: r.id,
         organization_id: r.organization_id,
         workspace_id: r.workspace_id,

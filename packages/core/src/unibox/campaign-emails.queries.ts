@@ -48,7 +48,7 @@ export function campaignEmailRows(options: {
   workspaceId: string;
   email: string;
   campaignId: string | null;
-  after: { sentAt: Date; id: string } | null;
+  after: { at: Date; id: string } | null;
   take: number;
 }): Promise<CampaignEmailRow[]> {
   return options.db.$queryRawUnsafe<CampaignEmailRow[]>(
@@ -56,7 +56,7 @@ export function campaignEmailRows(options: {
     options.workspaceId,
     options.email,
     options.campaignId,
-    options.after?.sentAt ?? null,
+    options.after?.at ?? null,
     options.after?.id ?? null,
     options.take,
   );

@@ -1,6 +1,5 @@
 import { defineOperation } from '../shared/operation';
-import { invalidField } from '../shared/errors';
-import { decodeCursor, encodeCursor } from '../shared/pagination';
+import { decodeTimeTrail, timeTrailPage } from '../shared/pagination';
 import { zeroOne } from '../shared/schemas';
 import type { Ctx } from '../shared/context';
 import {
@@ -17,14 +16,6 @@ import { assertCampaignOfWorkspace } from '../shared/tenancy';
 
 const PAGING =
   'Paging: `page_trail` is an opaque keyset cursor (received time, then id; not an offset) to pass back unchanged; it is `""` on the last page. 50 per page by default, `limit` up to 1,000 (a larger limit is read as 1,000).';
-
-function decodePageTrail(pageTrail: string | undefined): { receivedAt: Date; id: string } | null {
-  if (!pageTrail) return null;
-  const [at, id] = decodeCursor({ cursor: pageTrail, field: 'page_trail', shape: ['string', 'string'] }) as [string, string];
-  const receivedAt = new Date(at);
-  if (Number.isNaN(receivedAt.getTime())) throw invalidField('page_trail', 'is not a page_trail returned by this API');
-  return { receivedAt, id };
-}
 
 /** A stored message in the vendor's unibox e-mail shape. */
 export function toUniboxEmailRecord(r: UniboxEmailRow, options: { previewOnly: boolean }): UniboxEmailRecord {
@@ -87,14 +78,13 @@ async function page(options: {
     campaignId: options.campaignId,
     label: options.label,
     threadId: options.threadId,
-    after: decodePageTrail(options.pageTrail),
+    after: decodeTimeTrail(options.pageTrail),
     take: options.limit + 1,
     previewOnly: options.previewOnly,
   });
-  const shown = rows.slice(0, options.limit);
-  const last = shown[shown.length - 1];
+  const { shown, page_trail } = timeTrailPage(rows, options.limit, (r) => [r.received_at, r.id]);
   return {
-    page_trail: rows.length > options.limit && last ? encodeCursor([last.received_at.toISOString(), last.id]) : '',
+    page_trail,
     data: shown.map((r) => toUniboxEmailRecord(r, { previewOnly: options.previewOnly })),
   };
 }

@@ -1,19 +1,10 @@
 import { defineOperation } from '../shared/operation';
-import { invalidField } from '../shared/errors';
-import { decodeCursor, encodeCursor } from '../shared/pagination';
+import { decodeTimeTrail, timeTrailPage } from '../shared/pagination';
 import { zeroOne } from '../shared/schemas';
 import { toUniboxEmailRecord } from './unibox-read.operations';
 import { ListUniboxThreadsInput, UniboxThreadsOutput } from './unibox-threads.schemas';
 import { uniboxThreadRows } from './unibox-threads.queries';
 import { assertCampaignOfWorkspace } from '../shared/tenancy';
-
-function decodePageTrail(pageTrail: string | undefined): { at: Date; id: string } | null {
-  if (!pageTrail) return null;
-  const [at, id] = decodeCursor({ cursor: pageTrail, field: 'page_trail', shape: ['string', 'string'] }) as [string, string];
-  const date = new Date(at);
-  if (Number.isNaN(date.getTime())) throw invalidField('page_trail', 'is not a page_trail returned by this API');
-  return { at: date, id };
-}
 
 export const listUniboxThreads = defineOperation({
   name: 'unibox.threads',
@@ -39,14 +30,13 @@ export const listUniboxThreads = defineOperation({
       campaignId: input.campaign_id ?? null,
       label: input.label ?? null,
       threadId: input.thread_id ?? null,
-      after: decodePageTrail(input.page_trail),
+      after: decodeTimeTrail(input.page_trail),
       take: input.limit + 1,
       previewOnly: input.preview_only,
     });
-    const shown = rows.slice(0, input.limit);
-    const last = shown.at(-1);
+    const { shown, page_trail } = timeTrailPage(rows, input.limit, (r) => [r.t_last_message_at, r.thread_id]);
     return {
-      page_trail: rows.length > input.limit && last ? encodeCursor([last.t_last_message_at.toISOString(), last.thread_id]) : '',
+      page_trail,
       data: shown.map((r) => ({
         thread_id: r.thread_id,
         subject: r.t_subject,

@@ -71,7 +71,7 @@ export function uniboxEmailRows(options: {
   campaignId: string | null;
   label: string | null;
   threadId: string | null;
-  after: { receivedAt: Date; id: string } | null;
+  after: { at: Date; id: string } | null;
   take: number;
   previewOnly: boolean;
 }): Promise<UniboxEmailRow[]> {
@@ -84,7 +84,7 @@ export function uniboxEmailRows(options: {
     options.campaignId,
     options.label,
     options.threadId,
-    options.after?.receivedAt ?? null,
+    options.after?.at ?? null,
     options.after?.id ?? null,
     options.take,
     options.previewOnly,
