@@ -2,7 +2,7 @@
 // usernames are in no output schema, so in no type.
 import { operations } from '@outreach/core';
 import { connectionField } from './connection';
-import { entity, findListed, operationField, typeOf } from './operation-field';
+import { entity, operationField, run, typeOf } from './operation-field';
 import { Workspace } from './workspace.graphql';
 
 const ops = operations.emailAccount;
@@ -22,7 +22,7 @@ const naming = { names, hide: ['id'] };
 const EmailAccount = entity(typeOf(ops.list, 'EmailAccount', naming, 'accounts'), {
   bind: { email: (a: { email: string }) => a.email },
   node: true,
-  load: (ctx, workspaceId, id) => findListed(ctx, ops.list, { workspace_id: workspaceId }, id, (output) => output.accounts),
+  load: async (ctx, workspaceId, id) => (await run(ctx, ops.list, { workspace_id: workspaceId, email_acc_id: id })).accounts[0],
 });
 
 connectionField('emailAccounts', ops.list, { on: Workspace, result: 'accounts', type: 'EmailAccount', ...naming });

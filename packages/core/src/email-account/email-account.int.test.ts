@@ -409,6 +409,8 @@ describe('email account list ordering', () => {
     expect(await emails({ sort: 'email', direction: 'desc' })).toEqual(['carol@out.test', 'bob@out.test', 'Alice@out.test']);
     expect(await emails({ sort: 'status', direction: 'desc' })).toEqual(['bob@out.test', 'Alice@out.test', 'carol@out.test']);
     expect(await emails({ status: 'DISCONNECTED' })).toEqual(['bob@out.test']);
+    expect(await emails({ email_acc_id: m3!.id })).toEqual(['bob@out.test']);
+    expect(await emails({ email_acc_id: (await other.ctx.db.emailAccount.findFirstOrThrow({ where: { workspaceId: other.ws } })).id })).toEqual([]);
     const bad = await expectDomainError(executeOperation({ op: ops.list, ctx, input: { workspace_id: ws, status: 'BROKEN' } }), 'invalid');
     expect(bad.fieldErrors).toEqual([{ field: 'status', message: 'must be ACTIVE, DISCONNECTED, PAUSED' }]);
   });

@@ -55,6 +55,7 @@ export const ListAccountsInput = z.object({
       .transform((s) => (s ? s.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean) : undefined))
       .describe('Comma-separated tag ids: accounts carrying any of them'),
     email: z.string({ error: 'must be a string' }).trim().optional().describe('Substring of the address, case-insensitive'),
+    email_acc_id: ObjectId.optional().describe('Only this account (an empty list when the workspace has none with this id)'),
     status: z.enum(EMAIL_ACCOUNT_STATUSES, { error: `must be ${EMAIL_ACCOUNT_STATUSES.join(', ')}` }).optional().describe('Only accounts with this status'),
     ...sortParams(['created_at', 'email', 'status'], 'asc'),
     // The vendor answers 400 "page is not allowed" here (this path pages with skip/limit);
