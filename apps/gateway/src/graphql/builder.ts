@@ -1,18 +1,22 @@
 import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import type PrismaTypes from '@outreach/db/pothos-types';
+import { getDatamodel } from '@outreach/db/pothos-types';
 import type { Ctx } from '@outreach/core';
 
 export interface GraphqlContext {
   ctx: Ctx;
 }
 
-export const builder = new SchemaBuilder<{ Context: GraphqlContext; Scalars: { JSON: { Input: unknown; Output: unknown } }; DefaultFieldNullability: false }>({
-  // Relay for the cursor connections (connection.ts); every type comes from core's zod schemas.
-  plugins: [RelayPlugin],
+export const builder = new SchemaBuilder<{ Context: GraphqlContext; PrismaTypes: PrismaTypes; Scalars: { JSON: { Input: unknown; Output: unknown } }; DefaultFieldNullability: false }>({
+  // Relay for the cursor connections (connection.ts); Prisma for the graph below an entity (graph.ts).
+  // The operations' types come from core's zod schemas, the graph's from the Prisma models.
+  plugins: [PrismaPlugin, RelayPlugin],
   relay: {},
+  prisma: { client: ({ ctx }) => ctx.db, dmmf: getDatamodel(), exposeDescriptions: false },
   defaultFieldNullability: false,
-  // The Prisma plugin's global types (@outreach/db's generated pothos-types) ask every builder for a `prisma` option; this one does not use it.
-} as never);
+});
 
 builder.scalarType('JSON', { description: 'Any JSON value', serialize: (value) => value, parseValue: (value) => value });
 builder.queryType({});

@@ -5,6 +5,7 @@ import { operations } from '@outreach/core';
 import { connectionField } from './connection';
 import { entity, lookupField, nullWhen, operationField, run, typeOf } from './operation-field';
 import { Workspace } from './workspace.graphql';
+import { graphField, graphType } from './graph';
 
 const ops = operations.campaign;
 const names = {
@@ -48,3 +49,7 @@ operationField('archiveCampaign', ops.delete, { ...naming, fixed: { is_archive: 
 operationField('deleteCampaign', ops.delete, { ...naming, fixed: { is_archive: 'no', is_save_lead_data: 'no' } });
 operationField('duplicateCampaign', ops.duplicate, { ...naming, returns: returnsCampaign });
 operationField('assignCampaignTags', ops.bulkAssignTags, { result: 'updated_count' });
+
+const Step = graphType('SequenceStep', 'CampaignStep', { description: 'A step of the sequence, as stored', relations: { variations: { orderBy: { label: 'asc' } } } });
+graphType('Variation', 'StepVariation', { description: 'A variation of a step, as stored (a deleted one is kept, marked `isDeleted`, for its statistics)', relations: {} });
+graphField(Campaign, 'steps', 'SequenceStep', (c: { id: string }) => ({ campaignId: c.id }), { orderBy: { step: 'asc' }, description: "The campaign's steps with their variations, first step first" });

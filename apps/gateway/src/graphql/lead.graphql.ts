@@ -5,6 +5,7 @@ import { Campaign } from './campaign.graphql';
 import { connectionField } from './connection';
 import { entity, lookupField, operationField, run, typeOf, type Input } from './operation-field';
 import { Workspace } from './workspace.graphql';
+import { graphField, graphType } from './graph';
 
 const ops = operations.lead;
 const names = { '*': 'customVariables', modified_at: 'updatedAt', camp_name: 'campaignName', email_acc_name: 'emailAccountName', delete_list: 'emails', subseq_id: 'subsequenceId' };
@@ -32,3 +33,7 @@ operationField('updateLeadData', ops.updateData, { names });
 operationField('completeLead', ops.updateStatus, { names });
 operationField('deleteLeads', ops.delete, { names });
 operationField('addLeadsToSubsequence', ops.addToSubsequence, { names, type: 'SubsequenceEnrolResult' });
+
+graphType('SentEmail', 'LeadMessage', { hide: ['organizationId'], description: 'An e-mail a campaign step sent to the lead, with its opens, clicks, reply, bounce and unsubscribe', relations: { events: { orderBy: { occurredAt: 'asc' } } } });
+graphType('EmailEvent', 'LeadMessageEvent', { description: 'An open, click, reply, bounce or unsubscribe of a sent e-mail' });
+graphField(Lead, 'messages', 'SentEmail', (lead: { _id: string }) => ({ leadId: lead._id }), { orderBy: { sentAt: 'asc' }, description: 'The e-mails the campaign sent to the lead, first sent first' });

@@ -321,3 +321,20 @@ describe('API reference', () => {
     expect(html).toContain('The path exists but does not take this method');
   });
 });
+
+describe('OpenAPI routes of blocklist, tags, webhooks and clients', () => {
+  it('documents every route of this catalog', async () => {
+    const response = await fetch(`${server.url}/api/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as { paths: Record<string, Record<string, unknown>> };
+    for (const [path, method] of [
+      ['/blocklist/list', 'get'], ['/blocklist/add/entries', 'post'], ['/blocklist/delete/entries', 'post'],
+      ['/tags/list', 'get'], ['/tags/create', 'post'], ['/tags/update', 'put'], ['/tags/delete', 'delete'],
+      ['/hook/list', 'get'], ['/hook/add', 'post'], ['/hook/del', 'delete'],
+      ['/client', 'get'], ['/client', 'post'], ['/client', 'put'], ['/client', 'patch'], ['/client', 'delete'],
+    ] as const) {
+      const entry = Object.entries(doc.paths).find(([p]) => p.endsWith(path))?.[1];
+      expect(entry?.[method], `${method} ${path}`).toBeDefined();
+    }
+  });
+});

@@ -25,3 +25,10 @@ export function useTestServer(options: TestServerOptions | (() => TestServerOpti
   afterAll(() => started?.close());
   return { server: server.value, org: org.value, foreign: foreign.value };
 }
+
+/** Adds a workspace over REST (`POST /workspaces/add`) with `key`, and answers its id. */
+export async function addWorkspace(server: TestServer, key: string, name: string): Promise<string> {
+  const created = await server.rest('POST', '/workspaces/add', { key, body: { workspace_name: name } });
+  if (created.status !== 200) throw new Error(`POST /workspaces/add answered ${created.status}`);
+  return created.body._id;
+}
