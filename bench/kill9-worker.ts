@@ -49,6 +49,8 @@ const deps: ServiceDeps = {
     imap: createMailboxReader({ rejectUnauthorized: false, allowPrivateTargets: true }),
     // Unused by the sending worker; absent from older copies of the engine (KILL9_CORE).
     webhookHttp: core.createWebhookHttp?.({ allowPrivateTargets: true }),
+    // Unused by password mailboxes; absent from older copies of the engine (KILL9_CORE).
+    oauth: core.createOAuthClient?.({ config: core.installationOAuthConfig({ db: traced, secrets: createSecretBox({ key: Buffer.from(env('KILL9_ENCRYPTION_KEY'), 'hex') }) }), allowInsecureHttp: true }),
   },
   log: pino({ level: process.env['KILL9_LOG_LEVEL'] ?? 'error' }, pino.destination(2)),
   settings: { defaultLeadAllowance: 1_000_000, publicUrl: 'https://outreach.test', allowPrivateTargets: true },

@@ -8,6 +8,7 @@ import { CAMPAIGN_EMAILS_SQL, CAMPAIGN_VARIATIONS_SQL, executeOperation, operati
 import { createApp, createLogger, gatewayDeps, listen, loadEnv } from '@outreach/gateway';
 import { ensureSeed, type Seed } from './seed';
 import { pickBench, sendBench } from './sending';
+import { warmupBench } from './warmup';
 import { fmt, interleave, load, median, percentile, time, withLoopMonitor } from './measure';
 
 const url = process.env['BENCH_DATABASE_URL'] ?? process.env['DATABASE_URL'];
@@ -16,8 +17,8 @@ if (!url) {
   process.exit(2);
 }
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-// BENCH_ONLY=upload,stats,emails,rps,pick,send runs a subset.
-const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps,pick,send').split(',').map((s) => s.trim()));
+// BENCH_ONLY=upload,stats,emails,rps,pick,send,warmup runs a subset.
+const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps,pick,send,warmup').split(',').map((s) => s.trim()));
 // The 1M-lead workspace and the gateway serve the first four; pick and send bring their own data.
 const needsMain = ['upload', 'stats', 'emails', 'rps'].some((name) => only.has(name));
 const say = (line: string) => console.log(line);
@@ -245,6 +246,9 @@ if (only.has('pick')) summary.push(await pickBench({ db, pool: pool2, rounds: RO
 
 // ── 6. sends per second into an SMTP sink ─────────────────────────────────────────
 if (only.has('send')) summary.push(await sendBench({ db, pool: pool2, rounds: ROUNDS, say }));
+
+// ── 7. the warmup send tick for 1,000 pool mailboxes ─────────────────────────────
+if (only.has('warmup')) summary.push(await warmupBench({ db, pool: pool2, rounds: ROUNDS, say }));
 
 say('\n## Summary');
 for (const line of summary) say(`  ${line}`);

@@ -24,7 +24,7 @@ type Say = (line: string) => void;
 
 // ── instrumenting the engine's database client ────────────────────────────────────────
 
-interface Call {
+export interface Call {
   label: string;
   start: number;
   end: number;
@@ -34,7 +34,7 @@ interface Call {
 }
 
 /** What each statement of the scheduler is, by its text. */
-function labelOf(sql: string): string {
+export function labelOf(sql: string): string {
   if (sql === DUE_LEADS_SQL) return 'DUE_LEADS_SQL';
   if (sql === LOCK_AND_COUNT_SQL) return 'LOCK_AND_COUNT_SQL';
   if (/FROM campaigns c JOIN workspaces w/.test(sql)) return 'ACTIVE_CAMPAIGNS_SQL';
@@ -51,9 +51,10 @@ function labelOf(sql: string): string {
 
 /**
  * The client with every raw statement, model call and nested transaction timed into
- * `calls` (a Proxy: the engine is unchanged and unaware).
+ * `calls` (a Proxy: the engine is unchanged and unaware). `labeler` names raw statements (the
+ * scheduler's by default; the warmup bench passes its own).
  */
-function instrument<T extends object>(client: T, calls: Call[]): T {
+export function instrument<T extends object>(client: T, calls: Call[], labeler: (sql: string) => string = labelOf): T {
   const timed = async <R>(label: string, run: () => Promise<R>, sql?: string, params?: unknown[]) => {
     const start = performance.now();
     const value = await run();
@@ -65,12 +66,12 @@ function instrument<T extends object>(client: T, calls: Call[]): T {
       const value = Reflect.get(target, prop, target) as unknown;
       if (prop === '$queryRawUnsafe' || prop === '$executeRawUnsafe') {
         const fn = value as (sql: string, ...params: unknown[]) => Promise<unknown>;
-        return (sql: string, ...params: unknown[]) => timed(labelOf(sql), () => fn.call(target, sql, ...params), sql, params);
+        return (sql: string, ...params: unknown[]) => timed(labeler(sql), () => fn.call(target, sql, ...params), sql, params);
       }
       if (prop === '$transaction') {
         const fn = value as (cb: (tx: unknown) => Promise<unknown>, o?: unknown) => Promise<unknown>;
         return (cb: (tx: unknown) => Promise<unknown>, o?: unknown) =>
-          timed('$transaction (whole, with its statements)', () => fn.call(target, (tx: unknown) => cb(instrument(tx as object, calls)), o));
+          timed('$transaction (whole, with its statements)', () => fn.call(target, (tx: unknown) => cb(instrument(tx as object, calls, labeler)), o));
       }
       if (typeof prop === 'string' && !prop.startsWith('$') && value !== null && typeof value === 'object') {
         const model = prop;
@@ -379,7 +380,7 @@ const SEND_MAILBOXES = 10;
 const SEND_LEADS = 2_000;
 
 /** A MailSender that times each send and keeps the messages (the raw side sends the same ones). */
-function recording(inner: MailSender) {
+export function recording(inner: MailSender) {
   const messages: { mailboxId: string; message: OutgoingMessage }[] = [];
   const spans: { start: number; end: number }[] = [];
   const sender: MailSender = {

@@ -12,6 +12,7 @@ import { renderDocsPage } from './rest/docs-page';
 import { appRouter } from './trpc/router';
 import { graphqlRouter } from './graphql/yoga';
 import { trackingRouter } from './tracking-routes';
+import { oauthCallbackRouter } from './oauth-routes';
 import { loggableUrl } from './loggable-url';
 import { BODY_LIMIT_BYTES, jsonBodyParser, requestProblemOf } from './request-body';
 import { internalRestError, trpcRequestError } from './errors/error-map';
@@ -102,6 +103,7 @@ export function createApp(options: {
   });
 
   app.use(trackingRouter({ deps }));
+  app.use(oauthCallbackRouter({ deps }));
   app.use('/api/v1', restRouter({ deps, routes }));
 
   // tRPC reads bodies by the REST rules (UTF-8 JSON, gzip/deflate/br, 25 MB): the JSON

@@ -85,7 +85,7 @@ describe.skipIf(missing !== null)('email accounts over REST', () => {
     expect(page.body).toMatchObject({ status: 'error', message: 'page is not allowed', errors: [{ field: 'page', message: 'is not allowed' }] });
 
     const status = await server.rest('GET', '/account/status', { key: org.apiKey, query: { workspace_id: ws, email: 'REST@out.test' } });
-    expect(status.body).toEqual({ account: 'rest@out.test', email: 'rest@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null });
+    expect(status.body).toEqual({ account: 'rest@out.test', email: 'rest@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null, health_score: 100, health_inputs: expect.objectContaining({ status: 'ACTIVE', sent_7d: 0 }), daily_counters: { email_sent_today: 0, warmup_email_sent_today: 0 } });
     const unknown = await server.rest('GET', '/account/status', { key: org.apiKey, query: { workspace_id: ws, email: 'none@out.test' } });
     expect(unknown.status).toBe(404);
 
@@ -93,6 +93,22 @@ describe.skipIf(missing !== null)('email accounts over REST', () => {
     expect(paused.body).toEqual({ status: 'success', warmup_status: 'INACTIVE' });
     const updated = await server.rest('PUT', '/account/bulk-update', { key: org.apiKey, body: { workspace_id: ws, ids: [id], daily_limit: 12, signature: 'Best' } });
     expect(updated.body).toEqual({ status: 'success', updated_count: 1, updated_ids: [id] });
+    // The vendor's warmup settings: taken by bulk-update, shown as payload.warmup; out of range is 400 naming the field.
+    const warmupSettings = { warmup_limit: 40, warmup_increment: 4, warmup_reply_rate: 35, warmup_custom_words: 'falcon, budget', warmup_signature: 'Cheers', warmup_advanced: { weekdays_only: true } };
+    const setWarmup = await server.rest('PUT', '/account/bulk-update', { key: org.apiKey, body: { workspace_id: ws, ids: [id], ...warmupSettings } });
+    expect(setWarmup.body).toEqual({ status: 'success', updated_count: 1, updated_ids: [id] });
+    const withWarmup = await server.rest('GET', '/account/list', { key: org.apiKey, query: { workspace_id: ws, email_acc_id: id } });
+    expect(withWarmup.body.accounts[0].payload.warmup).toEqual({
+      limit: 40,
+      increment: 4,
+      reply_rate: 35,
+      warmup_custom_words: 'falcon, budget',
+      warmup_signature: 'Cheers',
+      advanced: { weekdays_only: true },
+      start_date: expect.any(String),
+    });
+    const badRate = await server.rest('PUT', '/account/bulk-update', { key: org.apiKey, body: { workspace_id: ws, ids: [id], warmup_reply_rate: 150 } });
+    expect([badRate.status, badRate.body.errors?.[0]?.field]).toEqual([400, 'warmup_reply_rate']);
     const warm = await server.rest('PATCH', '/account/bulk-update-warmup', { key: org.apiKey, body: { workspace_id: ws, ids: [id], warmup_status: 'ACTIVE' } });
     expect(warm.body).toEqual({ updated_count: 1, updated_ids: [id] });
     const row = await server.db.prisma.emailAccount.findUniqueOrThrow({ where: { id } });
@@ -164,7 +180,7 @@ describe.skipIf(missing !== null)('email accounts over tRPC and GraphQL', () => 
 
     const trpc = createTRPCClient<typeof emailAccountOnly>({ links: [httpLink({ url: `${server.url}/trpc`, headers: { 'x-api-key': org.apiKey } })] });
     const viaTrpc = await trpc.emailAccount.status.query({ workspace_id: ws, email: 'gql@out.test' });
-    expect(viaTrpc).toEqual({ account: 'gql@out.test', email: 'gql@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null });
+    expect(viaTrpc).toEqual({ account: 'gql@out.test', email: 'gql@out.test', status: 'ACTIVE', warmup_status: 'ACTIVE', last_error: null, disconnect_reason: null, last_synced_at: null, health_score: 100, health_inputs: expect.objectContaining({ status: 'ACTIVE', sent_7d: 0 }), daily_counters: { email_sent_today: 0, warmup_email_sent_today: 0 } });
 
     const updated = await server.graphql(`mutation($ws: ID!, $ids: [ID!]!) { updateEmailAccounts(workspaceId: $ws, ids: $ids, dailyLimit: 5) { updatedIds } }`, { key: org.apiKey, variables: { ws, ids: [id] } });
     expect(updated.body.data.updateEmailAccounts).toEqual({ updatedIds: [id] });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { databaseUrlProblem } from '@outreach/db';
+import { INSTALLATION_SETTINGS, INSTALLATION_SETTING_KEYS, type InstallationSettingKey, type InstallationSettingValues } from '@outreach/core';
 
 /** An empty variable (`PORT=` in a compose file) counts as unset. */
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
@@ -25,8 +26,41 @@ function isHttpUrlWithHost(value: string): boolean {
   }
 }
 
+/**
+ * The installation settings (OAuth clients of Google and Microsoft, their mail servers, redirect
+ * origins): optional here, each checked by its own rule; `outreach settings set` stores the same
+ * names in the database, and a variable set here wins over the stored value.
+ */
+const installationSetting = (key: InstallationSettingKey) =>
+  z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .trim()
+      .superRefine((value, ctx) => {
+        const problem = INSTALLATION_SETTINGS[key].problem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+  );
+const installationSettings = Object.fromEntries(INSTALLATION_SETTING_KEYS.map((key) => [key, installationSetting(key)])) as Record<
+  InstallationSettingKey,
+  ReturnType<typeof installationSetting>
+>;
+
+/** The installation settings the environment sets. */
+export function installationSettingsOf(env: Env): InstallationSettingValues {
+  const values: InstallationSettingValues = {};
+  for (const key of INSTALLATION_SETTING_KEYS) {
+    const value = env[key];
+    if (value !== undefined) values[key] = value;
+  }
+  return values;
+}
+
 /** Every setting the process reads, validated once at start. */
 export const Env = z.object({
+  ...installationSettings,
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: intFromEnv(3000, 0, 65_535),
   HOST: z.string().default('0.0.0.0'),
@@ -99,6 +133,16 @@ export const Env = z.object({
   WORKER_BATCH: intFromEnv(100, 1),
   /** How often a mailbox is read for replies when its server has no IMAP IDLE, in ms. */
   IMAP_POLL_MS: intFromEnv(60_000, 1_000),
+  /** How often the warmup worker runs a round (sends, scans, health snapshots), in ms. */
+  WARMUP_INTERVAL_MS: intFromEnv(30_000, 1_000),
+  /**
+   * The installation's shared warmup pool: organizations that opted in (organizations.warmup_shared_pool)
+   * warm each other's mailboxes too. Off: each organization's mailboxes warm each other only.
+   */
+  WARMUP_SHARED_POOL: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Let webhooks and mailbox SMTP/IMAP hosts reach private, loopback and link-local addresses (single-machine installs, tests). */
   ALLOW_PRIVATE_TARGETS: z
     .enum(['true', 'false'])
@@ -120,7 +164,7 @@ export function graphiqlEnabled(env: Pick<Env, 'GRAPHIQL' | 'NODE_ENV'>): boolea
 }
 
 /** Settings whose value is never repeated in an error (credentials). */
-const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ENCRYPTION_KEY']);
+const SECRET_SETTINGS = new Set<string>(['DATABASE_URL', 'ENCRYPTION_KEY', ...INSTALLATION_SETTING_KEYS.filter((key) => INSTALLATION_SETTINGS[key].secret)]);
 
 /** Invalid settings: one line per problem, naming the variable and what is wrong with its value. */
 export class EnvError extends Error {

@@ -7,7 +7,7 @@ import { listen, ListenError, type RunningServer } from './server';
 import { bootstrapIfEmpty, keyBanner } from './bootstrap';
 import { gatewayDeps, migrate, openDatabase, publicUrlOf } from './services';
 import { claimDataDir, DataDirLockedError, tightenDataDir, type DataDirLock } from './data-dir';
-import { startReplyWorker, startSendingWorker, startWebhookWorker } from '@outreach/core';
+import { startAccountAutomationWorker, startReplyWorker, startSendingWorker, startWarmupWorker, startWebhookWorker } from '@outreach/core';
 import type { Database } from '@outreach/db';
 
 /** A start the operator has to fix: one line on stderr, exit code 1. */
@@ -120,12 +120,15 @@ try {
 if (server) {
   log.info({ url: server.url, docs: `${publicUrl}/docs`, graphql: `${publicUrl}/graphql`, trpc: `${publicUrl}/trpc`, role: env.ROLE }, 'listening');
 }
-// The worker role: sending, reading replies, delivering webhooks (each safe to run in several processes).
+// The worker role: sending, reading replies, delivering webhooks, evaluating email-account automation
+// rules (each safe to run in several processes).
 if (runsWorkers) {
   workers.push(
     { name: 'sending worker', ...startSendingWorker({ deps: deps!.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH }) },
     { name: 'reply worker', ...startReplyWorker({ deps: deps!.service, pollMs: env.IMAP_POLL_MS }) },
     { name: 'webhook worker', ...startWebhookWorker({ deps: deps!.service }) },
+    { name: 'warmup worker', ...startWarmupWorker({ deps: deps!.service, intervalMs: env.WARMUP_INTERVAL_MS, sharedPool: env.WARMUP_SHARED_POOL }) },
+    { name: 'automation worker', ...startAccountAutomationWorker({ deps: deps!.service }) },
   );
 }
 running = true;

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createAuthenticator, createCaches, createDnsResolver, createMailSender,
-  createMailboxReader, createMailVerifier, createSecretBox, createWebhookHttp, systemClock, type ServiceDeps } from '@outreach/core';
+  createMailboxReader, createMailVerifier, createWarmupMailbox, createOAuthClient, createSecretBox, createWebhookHttp, installationOAuthConfig, systemClock, type ServiceDeps } from '@outreach/core';
 import type { Logger } from 'pino';
-import { graphiqlEnabled, graphqlIntrospectionEnabled, type Env } from './env';
+import { graphiqlEnabled, graphqlIntrospectionEnabled, installationSettingsOf, type Env } from './env';
 import { createAuthFailureLimiter, createRateLimiter } from './rate-limit';
 import type { GatewayDeps } from './request-context';
 
@@ -56,6 +56,8 @@ export function publicUrlOf(env: Env): string {
 }
 
 export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encryptionKey?: Buffer }): GatewayDeps {
+  const secrets = createSecretBox({ key: options.encryptionKey ?? loadEncryptionKey(options.env) });
+  const installation = installationSettingsOf(options.env);
   const service: ServiceDeps = {
     db: options.db.prisma,
     ports: {
@@ -65,12 +67,15 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
       mail: createMailVerifier({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
       smtp: createMailSender({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
       imap: createMailboxReader({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
+      warmupImap: createWarmupMailbox({ rejectUnauthorized: options.env.MAIL_TLS_REJECT_UNAUTHORIZED, allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
       webhookHttp: createWebhookHttp({ allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS }),
+      // OAuth settings are read at each call (environment over `outreach settings set`); http:// issuers only with ALLOW_PRIVATE_TARGETS.
+      oauth: createOAuthClient({ config: installationOAuthConfig({ db: options.db.prisma, secrets, env: installation }), allowInsecureHttp: options.env.ALLOW_PRIVATE_TARGETS }),
     },
     log: options.log,
-    settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE, publicUrl: publicUrlOf(options.env), allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS },
+    settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE, publicUrl: publicUrlOf(options.env), allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS, installation },
     caches: createCaches(),
-    secrets: createSecretBox({ key: options.encryptionKey ?? loadEncryptionKey(options.env) }),
+    secrets,
   };
   return {
     service,

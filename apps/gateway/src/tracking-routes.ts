@@ -10,7 +10,7 @@ export const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAA
 
 const NO_CACHE = 'no-store, no-cache, must-revalidate, private';
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
@@ -39,7 +39,8 @@ ${body}
 `;
 }
 
-function sendPage(res: Response, status: number, title: string, body: string): void {
+/** Answers a small self-contained page (also the OAuth callback's, oauth-routes.ts). */
+export function sendPage(res: Response, status: number, title: string, body: string): void {
   res
     .status(status)
     .set({

@@ -16,6 +16,8 @@ import { workspaceSettingsOperations } from './workspace-settings/index';
 import { additionalFieldOperations } from './additional-field/index';
 import { emailAccountOperations } from './email-account/index';
 import { analyticsOperations } from './analytics/index';
+import { partnerOperations } from './partner/index';
+import { accountAutomationOperations } from './account-automation/index';
 
 export const operations = {
   workspace: workspaceOperations,
@@ -34,6 +36,8 @@ export const operations = {
   additionalField: additionalFieldOperations,
   emailAccount: emailAccountOperations,
   analytics: analyticsOperations,
+  partner: partnerOperations,
+  accountAutomation: accountAutomationOperations,
 } as const;
 
 export type Operations = typeof operations;

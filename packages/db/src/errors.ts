@@ -41,3 +41,15 @@ function extractAdapterFields(meta: Record<string, unknown>): string[] {
   const fields = cause?.constraint?.fields;
   return Array.isArray(fields) ? fields.map(String) : [];
 }
+
+/**
+ * Whether PostgreSQL chose this statement as a deadlock's victim (SQLSTATE 40P01): the statement
+ * and its transaction were undone, and running them again is the remedy.
+ */
+export function isDeadlock(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const meta = (error as { meta?: Record<string, unknown> }).meta;
+  const cause = (meta?.['driverAdapterError'] as { cause?: { originalCode?: unknown; code?: unknown } } | undefined)?.cause;
+  if (meta?.['code'] === '40P01' || cause?.originalCode === '40P01' || cause?.code === '40P01') return true;
+  return /\b40P01\b|deadlock detected/.test(String((error as { message?: unknown }).message ?? ''));
+}

@@ -29,6 +29,7 @@ connectionField('emailAccounts', ops.list, { on: Workspace, result: 'accounts', 
 operationField('health', ops.status, { on: EmailAccount, type: 'EmailAccountStatus', description: 'Connection state of the mailbox: status, last error, last INBOX read' });
 operationField('emailStats', ops.emailStats, { on: Workspace, names, type: 'EmailStats' });
 operationField('emailStatsBulk', ops.emailStatsBulk, { on: Workspace, names, type: 'EmailStatsBulk' });
+operationField('warmupStats', ops.warmupStats, { on: Workspace, names, result: 'emailAcc', type: 'WarmupStats' });
 operationField('addEmailAccounts', ops.bulkAdd, { ...naming, type: 'AddEmailAccountsResult', types: { accounts: 'NewEmailAccount' } });
 operationField('deleteEmailAccount', ops.delete);
 operationField('enableEmailAccountWarmup', ops.enableWarmup, { type: 'EmailAccountWarmup' });
@@ -38,3 +39,6 @@ operationField('setEmailAccountsWarmup', ops.bulkUpdateWarmup, { result: 'update
 operationField('assignEmailAccountTag', ops.bulkAssignTags, { result: 'updated_count' });
 operationField('reconnectEmailAccounts', ops.bulkReconnect, { ...naming, result: 'results', type: 'EmailAccountReconnected' });
 operationField('moveEmailAccounts', ops.moveWorkspace, { names, result: 'moved' });
+// `redirect` is REST's (a 302): GraphQL answers the URL.
+operationField('startGoogleOAuth', ops.oauthGoogleStart, { result: 'url', fixed: { redirect: false } });
+operationField('startMicrosoftOAuth', ops.oauthMicrosoftStart, { result: 'url', fixed: { redirect: false } });

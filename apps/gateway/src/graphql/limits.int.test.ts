@@ -61,10 +61,12 @@ describe('GraphQL query limits', () => {
     const twelve = await post(`query($id: ID!) { workspace(id: $id) { ${pages(12)} } }`, { key, variables: { id: workspaceId } });
     expect(twelve.body.errors).toBeUndefined();
     expect(twelve.status).toBe(200);
-    const fourteen = await post(`query($id: ID!) { workspace(id: $id) { ${pages(14)} } }`, { key, variables: { id: workspaceId } });
-    expect(fourteen.status).toBe(400);
-    expect(fourteen.body.errors[0].message).toMatch(/cost limit of 50000 exceeded, found 54602/i);
-    expect(fourteen.body.errors[0].extensions.domain_code).toBe('graphql.cost_limit');
+    // Five pages of leads with 30 e-mails each: about 5 × 100 × (39 + 30 × 6) ≈ 110,000.
+    const withEmails = Array.from({ length: 5 }, (_, i) => `p${i}: leads(first: 100) { edges { cursor node { ${ALL_LEAD_FIELDS} campaign { id name status } emails(first: 30) { edges { node { id subject } } } } } }`).join(' ');
+    const over = await post(`query($id: ID!) { workspace(id: $id) { ${withEmails} } }`, { key, variables: { id: workspaceId } });
+    expect(over.status).toBe(400);
+    expect(over.body.errors[0].message).toMatch(/cost limit of 100000 exceeded, found 1\d{5}/i);
+    expect(over.body.errors[0].extensions.domain_code).toBe('graphql.cost_limit');
   });
 
   it('refuses a document with more tokens than the token limit', async () => {

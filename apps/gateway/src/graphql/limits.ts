@@ -17,7 +17,7 @@ export const GRAPHQL_LIMITS = {
   /** Aliased fields in one operation (`__typename` is free). */
   maxAliases: 15,
   /** 1 per scalar, 2 per object, a connection's selection times its literal `first`/`last` (a variable counts as 1). */
-  maxCost: 50_000,
+  maxCost: 100_000,
   /** Lexical tokens of the document; bulk input (addLeads) belongs in variables. */
   maxTokens: 10_000,
   maxDirectives: 50,

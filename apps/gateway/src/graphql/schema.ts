@@ -18,7 +18,9 @@ import './webhook.graphql';
 import './client.graphql';
 import './email-account.graphql';
 import './analytics.graphql';
+import './partner.graphql';
+import './account-automation.graphql';
 
-lookupField('node', Node, 'An object of the workspace by id, whatever its type (a Node: workspace, campaign, lead, unibox thread, tag, webhook, mailbox); null when the workspace has none');
+lookupField('node', Node, 'An object of the workspace by id, whatever its type (a Node: workspace, campaign, lead, unibox thread, tag, webhook, mailbox, automation rule); null when the workspace has none');
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -65,8 +65,11 @@ export function restRouter(options: { deps: GatewayDeps; routes: Route[] }): Rou
           ? anonymousContext({ deps: options.deps, requestId, clientAddress: req.ip ?? 'unknown' })
           : await authenticatedContext({ deps: options.deps, apiKey: apiKeyOf(req), requestId, clientAddress: req.ip ?? 'unknown' });
         res.locals['operation'] = r.op.name;
-        const output = await executeOperation({ op: r.op, ctx, input: inputOf(req) });
-        res.status(200).json(output);
+        const input = inputOf(req);
+        const output = await executeOperation({ op: r.op, ctx, input });
+        const location = r.redirect?.(input, output);
+        if (location) res.status(302).set({ Location: location, 'Cache-Control': 'no-store' }).end();
+        else res.status(200).json(output);
       } catch (error) {
         sendError({ res, error, shape: r.errorShape, log: options.deps.service.log, requestId });
       }

@@ -172,7 +172,7 @@ function stringFor(name: string, ctx: Ctx): string {
     domain: 'northwind-robotics.com',
     error: 'DNS lookup timed out',
     last_error: 'SMTP login refused: 535 5.7.8 authentication failed',
-    disconnect_reason: 'SMTP login refused: 535 5.7.8 authentication failed',
+    disconnect_reason: 'smtp_auth',
     last_resp: '200 OK',
     bounce_msg: '550 5.1.1 The email account that you tried to reach does not exist',
     paused_reason: 'bounce rate 6.2% above the 5% limit',

@@ -303,6 +303,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   additionalField: 'Additional lead fields of a workspace, with default values',
   emailAccount: 'Sending mailboxes: connection, warm-up, limits and statistics',
   analytics: 'Campaign and workspace statistics',
+  partner: "Email-infrastructure partners: a partner key's operations in the workspaces that grant it, and the organization's partner keys, grants and activity",
 };
 
 function tagDescription(tag: string): string {
@@ -377,6 +378,9 @@ export function buildOpenApi(options: { routes: Route[]; serverUrl: string; vers
 
     const responses: Record<string, unknown> = {
       '200': { description: 'Success', content: { 'application/json': { schema: output, example: examples.response } } },
+      ...(r.redirect
+        ? { '302': { description: 'Asked to redirect (`redirect=true`): the URL of the answer is in `Location`', headers: { Location: { schema: { type: 'string' }, description: 'The URL the JSON answer would carry' } } } }
+        : {}),
     };
     const statuses = errorStatusesOf(r, { required, outputIsList: outputObject['type'] === 'array' });
     for (const status of statuses) {

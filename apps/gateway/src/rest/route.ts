@@ -13,6 +13,11 @@ export interface Route {
   deprecated?: boolean;
   /** Answered without an API key (accepting an invitation); the operation runs as ANONYMOUS_ACTOR. */
   public?: boolean;
+  /**
+   * When it answers a URL, REST answers 302 to it instead of the JSON (the OAuth starts with
+   * `redirect=true`); given the request's input and the operation's output.
+   */
+  redirect?: (input: Record<string, unknown>, output: unknown) => string | undefined;
 }
 
 export function route(method: HttpMethod, path: string, op: Operation, extra: Omit<Route, 'method' | 'path' | 'op'> = {}): Route {

@@ -14,6 +14,8 @@ import { workspaceSettingsRoutes } from './routes/workspace-settings.routes';
 import { additionalFieldRoutes } from './routes/additional-field.routes';
 import { emailAccountRoutes } from './routes/email-account.routes';
 import { analyticsRoutes } from './routes/analytics.routes';
+import { partnerRoutes } from './routes/partner.routes';
+import { accountAutomationRoutes } from './routes/account-automation.routes';
 import type { Route } from './route';
 
 /** Every REST operation, from the per-domain route files. */
@@ -34,4 +36,6 @@ export const routes: Route[] = [
   ...additionalFieldRoutes,
   ...emailAccountRoutes,
   ...analyticsRoutes,
+  ...partnerRoutes,
+  ...accountAutomationRoutes,
 ];

@@ -15,6 +15,8 @@ import { workspaceSettingsRouter } from './routers/workspace-settings.router';
 import { additionalFieldRouter } from './routers/additional-field.router';
 import { emailAccountRouter } from './routers/email-account.router';
 import { analyticsRouter } from './routers/analytics.router';
+import { partnerRouter } from './routers/partner.router';
+import { accountAutomationRouter } from './routers/account-automation.router';
 
 /** Mirrors the operation registry by domain: `workspace.list`, `campaign.launch`, … */
 export const appRouter = router({
@@ -34,6 +36,8 @@ export const appRouter = router({
   additionalField: additionalFieldRouter,
   emailAccount: emailAccountRouter,
   analytics: analyticsRouter,
+  partner: partnerRouter,
+  accountAutomation: accountAutomationRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError, type z } from 'zod';
-import { assertWellFormedText, executeParsedOperation, fromZodError, toDomainError, type Ctx, type Operation, type OperationKind } from '@outreach/core';
+import { assertOperationAllowed, assertWellFormedText, executeParsedOperation, fromZodError, toDomainError, type Ctx, type Operation, type OperationKind } from '@outreach/core';
 import { maskedInternalError, trpcError } from '../errors/error-map';
 import { RequestProblemError, TOO_LARGE } from '../request-body';
 import { anonymousContext, authenticatedContext, type GatewayDeps } from '../request-context';
@@ -55,7 +55,7 @@ const wellFormedText = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-const authed = t.procedure.use(async ({ ctx, next }) => {
+const authenticated = t.procedure.use(async ({ ctx, next }) => {
   let opCtx: Ctx;
   try {
     opCtx = await authenticatedContext({ deps: ctx.deps, apiKey: ctx.apiKey, requestId: ctx.requestId, clientAddress: ctx.clientAddress });
@@ -63,7 +63,26 @@ const authed = t.procedure.use(async ({ ctx, next }) => {
     throw trpcError(error);
   }
   return next({ ctx: { ...ctx, op: opCtx } });
-}).use(wellFormedText);
+});
+
+/**
+ * An authenticated procedure of `op`: whether the key's kind may call it (partner keys only the
+ * partner operations; core's assertOperationAllowed, which executeOperation applies too) is
+ * checked after the text rule and before the input is parsed, so a refused key gets its 403
+ * whatever else it sends.
+ */
+function authedFor(op: Pick<Operation, 'name' | 'partner'>) {
+  return authenticated
+    .use(wellFormedText)
+    .use(({ ctx, next }) => {
+      try {
+        assertOperationAllowed(op, ctx.op.actor);
+      } catch (error) {
+        throw trpcError(error);
+      }
+      return next();
+    });
+}
 
 /** Procedures answered without an API key (accepting an invitation). */
 const anonymous = t.procedure.use(async ({ ctx, next }) => {
@@ -99,11 +118,11 @@ function resolverOf<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O
 }
 
 function queryOf<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, OperationKind>) {
-  return authed.input(op.input).output(op.output).query(resolverOf(op));
+  return authedFor(op).input(op.input).output(op.output).query(resolverOf(op));
 }
 
 function mutationOf<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, OperationKind>) {
-  return authed.input(op.input).output(op.output).mutation(resolverOf(op));
+  return authedFor(op).input(op.input).output(op.output).mutation(resolverOf(op));
 }
 
 /** One tRPC procedure from one operation: same input and output schemas, same rules. */

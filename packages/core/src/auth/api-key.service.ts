@@ -8,6 +8,8 @@ export async function issueApiKey(options: {
   name?: string;
   workspaceId?: string;
   clientId?: string;
+  /** A partner key: the partner's name (it reaches only the workspaces that grant it). */
+  partnerName?: string;
 }): Promise<{ id: string; apiKey: string }> {
   const apiKey = generateApiKey();
   const id = newId();
@@ -20,6 +22,7 @@ export async function issueApiKey(options: {
       keyPrefix: apiKeyPrefix(apiKey),
       workspaceId: options.workspaceId ?? null,
       clientId: options.clientId ?? null,
+      partnerName: options.partnerName ?? null,
     },
   });
   return { id, apiKey };

@@ -15,10 +15,22 @@ async function loadActor(db: PrismaClient, apiKey: string): Promise<Actor | null
       organizationId: true,
       workspaceId: true,
       revokedAt: true,
+      partnerName: true,
+      partnerGrants: { select: { workspaceId: true }, orderBy: { workspaceId: 'asc' } },
       client: { select: { status: true, grants: { select: { workspaceId: true, permissions: true, hideLabels: true } } } },
     },
   });
   if (!key || key.revokedAt) return null;
+  if (key.partnerName !== null) {
+    // A partner key reaches the workspaces that granted it, and only the partner operations.
+    return {
+      organizationId: key.organizationId,
+      apiKeyId: key.id,
+      workspaceIds: key.partnerGrants.map((g) => g.workspaceId),
+      clientGrants: null,
+      partnerName: key.partnerName,
+    };
+  }
   if (key.client) {
     if (key.client.status !== 'ACTIVE') return null;
     const clientGrants = Object.fromEntries(

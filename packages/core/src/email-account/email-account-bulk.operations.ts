@@ -17,20 +17,24 @@ import {
   WarmupOutput,
 } from './email-account.schemas';
 import { findAccountByEmail } from './email-account.queries';
+import { warmupSettingsData } from './email-account.rules';
 
 function warmupOperation(options: { name: string; summary: string; to: 'ACTIVE' | 'INACTIVE' }) {
   return defineOperation({
     name: options.name,
     kind: 'mutation',
     summary: options.summary,
-    description: `Sets the warmup status of a mailbox, found by address, to ${options.to} (idempotent; 404 when unknown). Only the flag is stored: the warmup engine reads it.`,
+    description: `Sets the warmup status of a mailbox, found by address, to ${options.to} (idempotent; 404 when unknown). The warmup worker sends and receives warmup e-mails for ACTIVE mailboxes (docs/api.md, "Warmup"); a mailbox that becomes ACTIVE starts its ramp-up again from the first day.`,
     input: AccountByEmailInput,
     output: WarmupOutput,
     workspace: 'required',
     permission: 'EMAILACCOUNT_EDIT',
     async run(ctx, input) {
       const row = await findAccountByEmail({ db: ctx.db, workspaceId: input.workspace_id, email: input.email });
-      await ctx.db.emailAccount.update({ where: { id: row.id }, data: { warmupStatus: options.to } });
+      await ctx.db.emailAccount.update({
+        where: { id: row.id },
+        data: { warmupStatus: options.to, ...(options.to === 'ACTIVE' && row.warmupStatus !== 'ACTIVE' ? { warmupStartedAt: ctx.ports.clock.now() } : {}) },
+      });
       return { status: 'success' as const, warmup_status: options.to };
     },
   });
@@ -51,14 +55,15 @@ export const bulkUpdateAccounts = defineOperation({
   kind: 'mutation',
   summary: 'Update sending settings of email accounts',
   description:
-    'Sets `daily_limit` (0 to 10000; 0 stops the mailbox sending), `sending_gap` (minutes, 0 to 1440) and/or `signature` on the given mailboxes; fields left out keep their value, and at least one must be given. Ids that are unknown or of another workspace are ignored; `updated_ids` lists the mailboxes changed.',
+    'Sets `daily_limit` (0 to 10000; 0 stops the mailbox sending), `sending_gap` (minutes, 0 to 1440), `signature` and/or the warmup settings (`warmup_limit`, `warmup_increment`, `warmup_reply_rate`, `warmup_custom_words`, `warmup_signature`, `warmup_advanced`; shown as `payload.warmup`, docs/api.md "Warmup") on the given mailboxes; fields left out keep their value, and at least one must be given. Ids that are unknown or of another workspace are ignored; `updated_ids` lists the mailboxes changed.',
   input: BulkUpdateAccountsInput,
   output: BulkUpdateAccountsOutput,
   workspace: 'required',
   permission: 'EMAILACCOUNT_EDIT',
   async run(ctx, input) {
-    if (input.daily_limit === undefined && input.sending_gap === undefined && input.signature === undefined) {
-      throw invalidField('daily_limit', 'or sending_gap or signature must be given');
+    const warmup = warmupSettingsData(input);
+    if (input.daily_limit === undefined && input.sending_gap === undefined && input.signature === undefined && Object.keys(warmup).length === 0) {
+      throw invalidField('daily_limit', 'or sending_gap or signature or a warmup_* setting must be given');
     }
     const ids = await ownIds(ctx, input.workspace_id, input.ids);
     await ctx.db.emailAccount.updateMany({
@@ -67,6 +72,7 @@ export const bulkUpdateAccounts = defineOperation({
         ...(input.daily_limit !== undefined ? { dailyLimit: input.daily_limit } : {}),
         ...(input.sending_gap !== undefined ? { sendingGap: input.sending_gap } : {}),
         ...(input.signature !== undefined ? { signature: input.signature } : {}),
+        ...warmup,
       },
     });
     return { status: 'success' as const, updated_count: ids.length, updated_ids: ids };
@@ -84,7 +90,13 @@ export const bulkUpdateWarmup = defineOperation({
   permission: 'EMAILACCOUNT_EDIT',
   async run(ctx, input) {
     const ids = await ownIds(ctx, input.workspace_id, input.ids);
-    await ctx.db.emailAccount.updateMany({ where: { workspaceId: input.workspace_id, id: { in: ids } }, data: { warmupStatus: input.warmup_status } });
+    await ctx.db.$transaction(async (tx) => {
+      // Mailboxes that become ACTIVE start their ramp-up from the first day.
+      if (input.warmup_status === 'ACTIVE') {
+        await tx.emailAccount.updateMany({ where: { workspaceId: input.workspace_id, id: { in: ids }, warmupStatus: { not: 'ACTIVE' } }, data: { warmupStartedAt: ctx.ports.clock.now() } });
+      }
+      await tx.emailAccount.updateMany({ where: { workspaceId: input.workspace_id, id: { in: ids } }, data: { warmupStatus: input.warmup_status } });
+    });
     return { updated_count: ids.length, updated_ids: ids };
   },
 });

@@ -156,6 +156,8 @@ describe.skipIf(missing !== null)('email accounts', () => {
       status: 'ACTIVE',
       warmup_status: 'INACTIVE',
       provider: 'REGULAR_ACCOUNT',
+      last_error: null,
+      disconnect_reason: null,
       timestamp_created: expect.any(String),
       timestamp_updated: expect.any(String),
       payload: {
@@ -167,6 +169,7 @@ describe.skipIf(missing !== null)('email accounts', () => {
         smtp_host: '127.0.0.1',
         smtp_port: smtp.port,
         signature: '',
+        warmup: expect.objectContaining({ limit: 20, increment: 2, reply_rate: 30, warmup_custom_words: '', warmup_signature: '', advanced: {} }),
         tags: [tag.id],
         cmps: [campaign.id],
         // Nothing sent yet: nothing against it, no rate.
@@ -180,6 +183,7 @@ describe.skipIf(missing !== null)('email accounts', () => {
             '1d_miss_warmup_rate': -1,
             '3d_bounce_rate': -1,
             '7d_bounce_rate': -1,
+            health_inputs: expect.objectContaining({ status: 'ACTIVE', sent_7d: 0, warmup_inbox_7d: 0, spf: null }),
           },
           reply_rates: { '7d_replyrate': -1, '7d_ooo_replyrate': -1 },
           daily_counters: { email_sent_today: 0, email_replied_today: 0, email_bounced_today: 0, warmup_email_sent_today: 0 },
@@ -215,6 +219,9 @@ describe.skipIf(missing !== null)('email accounts', () => {
       last_error: null,
       disconnect_reason: null,
       last_synced_at: null,
+      health_score: 100,
+      health_inputs: expect.objectContaining({ status: 'ACTIVE', imap_failures: 0, sent_7d: 0 }),
+      daily_counters: { email_sent_today: 0, warmup_email_sent_today: 0 },
     });
     expect(await executeOperation({ op: ops.enableWarmup, ctx, input: { workspace_id: ws, email: 'box@out.test' } })).toEqual({ status: 'success', warmup_status: 'ACTIVE' });
     expect((await db.prisma.emailAccount.findUniqueOrThrow({ where: { id } })).warmupStatus).toBe('ACTIVE');

@@ -1,5 +1,25 @@
 import { mailLoginError, mailTarget, type MailServerSettings, type MailVerifier } from '../shared/mail-verifier';
 import { OutboundTargetRefused, type LookupAll } from '../shared/outbound-guard';
+import type { Prisma } from '@outreach/db';
+
+/** The columns of the `warmup_*` settings given (those left out are not in the result). */
+export function warmupSettingsData(input: {
+  warmup_limit?: number;
+  warmup_increment?: number;
+  warmup_reply_rate?: number;
+  warmup_custom_words?: string;
+  warmup_signature?: string;
+  warmup_advanced?: Record<string, unknown>;
+}) {
+  return {
+    ...(input.warmup_limit !== undefined ? { warmupLimit: input.warmup_limit } : {}),
+    ...(input.warmup_increment !== undefined ? { warmupIncrement: input.warmup_increment } : {}),
+    ...(input.warmup_reply_rate !== undefined ? { warmupReplyRate: input.warmup_reply_rate } : {}),
+    ...(input.warmup_custom_words !== undefined ? { warmupCustomWords: input.warmup_custom_words } : {}),
+    ...(input.warmup_signature !== undefined ? { warmupSignature: input.warmup_signature } : {}),
+    ...(input.warmup_advanced !== undefined ? { warmupAdvanced: input.warmup_advanced as Prisma.InputJsonObject } : {}),
+  };
+}
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 

@@ -15,6 +15,19 @@ const SendingGap = intParam({ min: 0, max: 1440 }).describe('Minutes between two
 export const EMAIL_ACCOUNT_STATUSES = ['ACTIVE', 'DISCONNECTED', 'PAUSED'] as const;
 const WarmupStatus = z.enum(['ACTIVE', 'INACTIVE'], { error: 'must be ACTIVE or INACTIVE' });
 
+/**
+ * The vendor's warmup settings (`payload.warmup`), as `warmup_*` fields of the bulk add (per
+ * account) and the bulk update (docs/api.md, "Warmup").
+ */
+export const WarmupSettingsFields = {
+  warmup_limit: intParam({ min: 1, max: 500 }).optional().describe('Warmup e-mails a day at most, 1 to 500 (default 20)'),
+  warmup_increment: intParam({ min: 0, max: 100 }).optional().describe('Daily ramp-up: this many on the first day, twice as many on the second, … up to warmup_limit; 0: warmup_limit from the first day (default 2)'),
+  warmup_reply_rate: intParam({ min: 0, max: 100 }).optional().describe('Percent of the warmup e-mails received that the mailbox answers, 0 to 100 (default 30)'),
+  warmup_custom_words: z.string({ error: 'must be a string' }).max(2000, 'must be at most 2000 characters').optional().describe('Comma-separated words or phrases mixed into warmup e-mails'),
+  warmup_signature: z.string({ error: 'must be a string' }).max(5000, 'must be at most 5000 characters').optional().describe('Signature of warmup e-mails (plain text)'),
+  warmup_advanced: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional().describe('Further warmup settings, stored and shown as given'),
+};
+
 export const NewAccount = z.object({
   email: Email,
   first_name: z.string({ error: 'must be a string' }).trim().max(100).default(''),
@@ -29,6 +42,7 @@ export const NewAccount = z.object({
   imap_password: z.string({ error: required('a string') }).min(1, 'must not be empty').max(1000),
   daily_limit: DailyLimit.optional(),
   sending_gap: SendingGap.optional(),
+  ...WarmupSettingsFields,
 });
 export type NewAccount = z.infer<typeof NewAccount>;
 
@@ -76,16 +90,35 @@ const WindowRate = (text: string) => z.number().describe(`${text}; -1 when there
  * What the engine knows of a mailbox's recent sending (docs/api.md, "Mailbox health"): the
  * vendor's `payload.analytics`, with its keys, and ours beside them.
  */
+export const HealthInputs = z.object({
+  status: z.string().describe('The mailbox status (DISCONNECTED scores 0)'),
+  imap_failures: z.number().int().describe('Consecutive failed IMAP connections (connection failures)'),
+  sent_7d: z.number().int().describe('Campaign sends of the last 7 days'),
+  replied_7d: z.number().int(),
+  bounced_7d: z.number().int(),
+  complaints_7d: z.number().int().nullable().describe('Spam complaints seen as DSNs; null: not recorded'),
+  warmup_inbox_7d: z.number().int().describe('Warmup e-mails of the last 7 days found in the recipient\'s inbox'),
+  warmup_spam_7d: z.number().int().describe('… found in spam (and moved back to the inbox)'),
+  warmup_promotions_7d: z.number().int().describe('… found in a promotions folder'),
+  warmup_missing_7d: z.number().int().describe('… not found within a day'),
+  spf: z.boolean().nullable().describe('Its domain has SPF (the vitals check); null while not checked'),
+  dkim: z.boolean().nullable(),
+  dmarc: z.boolean().nullable(),
+  dns_checked_at: z.string().nullable().describe('When its domain was last checked (ISO 8601)'),
+});
+export type HealthInputs = z.infer<typeof HealthInputs>;
+
 export const AccountAnalytics = z.object({
   health_scores: z.object({
-    health_score: z.number().int().describe('Sending health, 0 to 100, from the last 7 days (docs/api.md, "Mailbox health")'),
+    health_score: z.number().int().describe('Health, 0 to 100, from the last 7 days (docs/api.md, "Mailbox health")'),
     '7d_overall_warmup_health': z.number().int().describe('The same health score, under the vendor\'s key'),
-    '7d_google_warmup_health': z.number().int().describe('Always -1: there is no warmup network'),
-    '7d_microsoft_warmup_health': z.number().int().describe('Always -1: there is no warmup network'),
-    '7d_other_warmup_health': z.number().int().describe('Always -1: there is no warmup network'),
-    '1d_miss_warmup_rate': z.number().describe('Always -1: there is no warmup network'),
+    '7d_google_warmup_health': z.number().int().describe('Percent of the warmup e-mails of the last 7 days to Google mailboxes found in the inbox; -1 when none was placed'),
+    '7d_microsoft_warmup_health': z.number().int().describe('The same for Microsoft mailboxes'),
+    '7d_other_warmup_health': z.number().int().describe('The same for other mailboxes'),
+    '1d_miss_warmup_rate': z.number().describe('Percent of the warmup e-mails of the last 24 hours not found (MISSING); -1 when none was sent'),
     '3d_bounce_rate': WindowRate('Bounced sends over sends of the last 3 days, percent'),
     '7d_bounce_rate': WindowRate('Bounced sends over sends of the last 7 days, percent'),
+    health_inputs: HealthInputs.describe('What health_score was computed from'),
   }),
   reply_rates: z.object({
     '7d_replyrate': WindowRate('Replied sends over sends of the last 7 days, percent'),
@@ -95,10 +128,21 @@ export const AccountAnalytics = z.object({
     email_sent_today: z.number().int().describe("E-mails sent today (the workspace's day), campaign and unibox sends: what the daily limit counts"),
     email_replied_today: z.number().int().describe('Replies from leads received today'),
     email_bounced_today: z.number().int().describe('Sends of the last 7 days recorded as bounced today'),
-    warmup_email_sent_today: z.number().int().describe('Always 0: there is no warmup network'),
+    warmup_email_sent_today: z.number().int().describe('Warmup e-mails sent today (they count toward the daily limit too)'),
   }),
 });
 export type AccountAnalytics = z.infer<typeof AccountAnalytics>;
+
+export const WarmupSettings = z.object({
+  limit: z.number().int().describe('Warmup e-mails a day at most'),
+  increment: z.number().int().describe('Daily ramp-up from the first day (0: the limit at once)'),
+  reply_rate: z.number().int().describe('Percent of the warmup e-mails received that are answered'),
+  warmup_custom_words: z.string(),
+  warmup_signature: z.string(),
+  advanced: z.record(z.string(), z.unknown()),
+  start_date: z.string().nullable().describe('When warmup last became ACTIVE (the ramp-up counts days from it); null when never'),
+});
+export type WarmupSettings = z.infer<typeof WarmupSettings>;
 
 export const AccountItem = z.object({
   _id: z.string(),
@@ -107,6 +151,11 @@ export const AccountItem = z.object({
   status: z.string(),
   warmup_status: z.string(),
   provider: z.string(),
+  last_error: z.string().nullable().describe('Why the mailbox is DISCONNECTED (or its last connection failure), in a fixed sentence; null when none'),
+  disconnect_reason: z
+    .string()
+    .nullable()
+    .describe('What disconnected it: `smtp_auth` or `imap_auth` (a login refused), `oauth_revoked` (its OAuth grant was revoked or expired: authorize it again); null when connected'),
   timestamp_created: z.string(),
   timestamp_updated: z.string(),
   payload: z.object({
@@ -118,6 +167,7 @@ export const AccountItem = z.object({
     smtp_host: z.string(),
     smtp_port: z.number().int(),
     signature: z.string(),
+    warmup: WarmupSettings,
     tags: z.array(z.string()),
     cmps: z.array(z.string()),
     analytics: AccountAnalytics,
@@ -139,6 +189,12 @@ export const AccountStatusOutput = z.object({
   last_error: z.string().nullable(),
   disconnect_reason: z.string().nullable().describe('Why the engine disconnected the mailbox; null when connected or disconnected by a login check'),
   last_synced_at: z.string().nullable().describe('When the reply reader last read its INBOX (ISO 8601); null before the first read'),
+  health_score: z.number().int().describe('Health, 0 to 100, recomputed by this call (docs/api.md, "Mailbox health")'),
+  health_inputs: HealthInputs,
+  daily_counters: z.object({
+    email_sent_today: z.number().int().describe('Campaign and unibox sends today'),
+    warmup_email_sent_today: z.number().int().describe('Warmup e-mails sent today'),
+  }),
 });
 export type AccountStatusOutput = z.infer<typeof AccountStatusOutput>;
 
@@ -154,6 +210,7 @@ export const BulkUpdateAccountsInput = z.object({
   daily_limit: DailyLimit.optional(),
   sending_gap: SendingGap.optional(),
   signature: z.string({ error: 'must be a string' }).max(10_000, 'must be at most 10000 characters').optional(),
+  ...WarmupSettingsFields,
 });
 export type BulkUpdateAccountsInput = z.infer<typeof BulkUpdateAccountsInput>;
 
@@ -186,7 +243,19 @@ export type BulkReconnectInput = z.infer<typeof BulkReconnectInput>;
 
 export const BulkReconnectOutput = z.object({
   status: StatusSuccess,
-  results: z.array(z.object({ _id: z.string(), id: z.string().describe('The same id as `_id`'), email: z.string(), status: z.string(), error: z.string().optional() })),
+  results: z.array(
+    z.object({
+      _id: z.string(),
+      id: z.string().describe('The same id as `_id`'),
+      email: z.string(),
+      status: z.string(),
+      error: z.string().optional(),
+      url: z
+        .string()
+        .optional()
+        .describe("XOAUTH2 (Google, Microsoft) mailboxes: a fresh authorization URL that reconnects this very mailbox (the owner signs in again; 10 minutes, single use)"),
+    }),
+  ),
 });
 export type BulkReconnectOutput = z.infer<typeof BulkReconnectOutput>;
 
@@ -264,10 +333,36 @@ export const EmailStatsBulkOutput = z.object({
 });
 export type EmailStatsBulkOutput = z.infer<typeof EmailStatsBulkOutput>;
 
+export const WarmupStatsInput = z.object({
+  workspace_id: WorkspaceIdField,
+  start_date: IsoDate,
+  end_date: IsoDate.describe('At most 90 days after start_date'),
+  email_acc_id: ObjectId.optional().describe('One mailbox; the whole workspace when left out'),
+});
+export type WarmupStatsInput = z.infer<typeof WarmupStatsInput>;
+
+const Percent = (text: string) => z.number().describe(`${text}, percent (2 decimals; 0 without data)`);
+export const WarmupStats = z.object({
+  inbox_percent: Percent('Warmup e-mails found in the inbox over those placed (found or missing)'),
+  spam_percent: Percent('… found in spam'),
+  promotion_percent: Percent('… found in a promotions folder'),
+  google_percent: Percent('Warmup e-mails sent to Google mailboxes (MX) over all sent'),
+  microsoft_percent: Percent('… to Microsoft mailboxes'),
+  other_percent: Percent('… to other mailboxes'),
+  total_warmup_sent: z.number().int(),
+  total_inboxes: z.number().int().describe('Distinct pool mailboxes the warmup e-mails went to'),
+  chart_data: z.array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), sent: z.number().int(), inbox: z.number().int(), spam: z.number().int(), promotion: z.number().int() })),
+});
+export const WarmupStatsOutput = z.object({ emailAcc: WarmupStats });
+export type WarmupStatsOutput = z.infer<typeof WarmupStatsOutput>;
+
 // Resource names in the API reference (OpenAPI components, generated client types).
 nameApiSchema(AccountItem, 'EmailAccount');
 nameApiSchema(NewAccount, 'NewEmailAccount');
 nameApiSchema(AccountStatusOutput, 'EmailAccountStatus');
+nameApiSchema(HealthInputs, 'MailboxHealthInputs');
+nameApiSchema(WarmupSettings, 'WarmupSettings');
+nameApiSchema(WarmupStats, 'WarmupStats');
 nameApiSchema(EmailStatsOutput, 'EmailStats');
 nameApiSchema(EmailStatsHeader, 'EmailStatsHeader');
 nameApiSchema(EmailStatsChartRow, 'EmailStatsDay');

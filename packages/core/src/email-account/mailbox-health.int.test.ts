@@ -101,6 +101,7 @@ describe('mailbox analytics in the list', () => {
         '1d_miss_warmup_rate': -1,
         '3d_bounce_rate': 33.33,
         '7d_bounce_rate': 40,
+        health_inputs: expect.objectContaining({ sent_7d: 5, bounced_7d: 2, replied_7d: 1, warmup_spam_7d: 0, spf: null }),
       },
       reply_rates: { '7d_replyrate': 20, '7d_ooo_replyrate': 20 },
       daily_counters: { email_sent_today: 4, email_replied_today: 1, email_bounced_today: 1, warmup_email_sent_today: 0 },

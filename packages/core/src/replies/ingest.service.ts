@@ -12,6 +12,7 @@ import type { ServiceDeps } from '../shared/context';
 import { afterLabelChanged, enrolOnTrigger, leadsForEvents } from '../lead/index';
 import { bouncedEmailFields, emitWebhookEvent, replyEventFields, systemAlertFields, type ReplyKind, type Sentiment } from '../webhook/index';
 import { pauseOnBounceRate } from '../shared/bounce-protection.service';
+import { isWarmupMail } from '../shared/warmup-code';
 import { classifyIncoming, type Classification } from './incoming.rules';
 import { stripQuotedReply } from './quoted-reply.rules';
 import { parseIncoming, storableText, type ParsedIncoming } from './parse-incoming';
@@ -33,7 +34,7 @@ export interface IngestMailbox {
 
 export type IngestResult =
   | { status: 'stored'; messageId: string; kind: Classification['kind'] | 'unparsed'; matched: boolean; leadId: string | null; unibox_id: string }
-  | { status: 'duplicate' | 'own'; messageId: string };
+  | { status: 'duplicate' | 'own' | 'warmup'; messageId: string };
 
 interface Match {
   leadId: string | null;
@@ -175,6 +176,8 @@ export async function ingestMessage(options: { deps: ServiceDeps; mailbox: Inges
     // Our own e-mails (a copy of a send, or a message between two of our mailboxes we wrote) are not replies.
     const [own] = await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM sent_emails WHERE workspace_id = $1 AND message_id = $2', mailbox.workspaceId, messageId);
     if (own || from === mailbox.email.toLowerCase()) return { status: 'own', messageId };
+    // Warmup e-mails (the code in their body) are the warmup engine's: never a reply, a lead's or the unibox's.
+    if (await isWarmupMail({ db: tx, text: `${message.text}\n${message.html}` })) return { status: 'warmup', messageId };
 
     const match = await matchMessage({ tx, mailbox, message, classification });
     const [lead] = match.leadId

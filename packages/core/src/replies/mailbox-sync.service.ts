@@ -4,9 +4,14 @@
  * what is new, then wait for news (IMAP IDLE when the server offers it, else the poll
  * interval), and again. A refused login marks the mailbox DISCONNECTED and is retried
  * with backoff; a successful login reconnects a mailbox that reading had disconnected.
+ * XOAUTH2 mailboxes log in with their access token (refreshed once on a refused login); a
+ * revoked grant disconnects the mailbox (`oauth_revoked`) and it is not read again until a
+ * new authorization sets it ACTIVE.
  */
 import type { ServiceDeps } from '../shared/context';
 import { MailLoginError } from '../shared/mail-verifier';
+import type { FetchBatch } from '../shared/mailbox-reader';
+import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
 import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
 import { ingestMessage, keepUnreadable, type IngestResult } from './ingest.service';
 
@@ -37,6 +42,7 @@ interface MailboxRow {
   imap_port: number;
   imap_username: string;
   imap_password_enc: string;
+  auth_type: string;
   imap_uidvalidity: bigint | null;
   imap_last_uid: bigint;
   imap_failures: number;
@@ -47,30 +53,40 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
   const { deps } = options;
   const [mailbox] = await deps.db.$queryRawUnsafe<MailboxRow[]>(
     `SELECT id, workspace_id, organization_id, email, status::text AS status, disconnect_reason, imap_host, imap_port, imap_username,
-            imap_password_enc, imap_uidvalidity, imap_last_uid, imap_failures
+            imap_password_enc, auth_type, imap_uidvalidity, imap_last_uid, imap_failures
        FROM email_accounts WHERE id = $1`,
     options.mailboxId,
   );
   if (!mailbox) return { status: 'skipped', read: 0, stored: 0, more: false };
   const log = deps.log.child({ mailbox: mailbox.email, mailboxId: mailbox.id });
-  let password: string;
+  let read: { batch: FetchBatch } | { error: unknown };
   try {
-    password = deps.secrets.decrypt(mailbox.imap_password_enc);
-  } catch (error) {
-    return failed({ deps, mailbox, reason: 'auth', message: `cannot read the IMAP password: ${(error as Error).message}` });
-  }
-  let batch;
-  try {
-    batch = await deps.ports.imap.fetchNew({
-      imap: { host: mailbox.imap_host, port: mailbox.imap_port, username: mailbox.imap_username, password },
-      uidValidity: mailbox.imap_uidvalidity === null ? null : BigInt(mailbox.imap_uidvalidity),
-      lastUid: BigInt(mailbox.imap_last_uid),
-      max: BATCH,
+    // XOAUTH2 mailboxes log in with their current access token, and once more with a new one when it is refused.
+    read = await withMailboxLogin({
+      deps,
+      mailbox: imapLogin(mailbox),
+      attempt: (imap) =>
+        deps.ports.imap
+          .fetchNew({
+            imap,
+            uidValidity: mailbox.imap_uidvalidity === null ? null : BigInt(mailbox.imap_uidvalidity),
+            lastUid: BigInt(mailbox.imap_last_uid),
+            max: BATCH,
+          })
+          .then((batch) => ({ batch }), (error: unknown) => ({ error })),
+      refused: (result) => 'error' in result && result.error instanceof MailLoginError && result.error.failure === 'auth',
     });
   } catch (error) {
-    const reason = error instanceof MailLoginError ? error.reason : 'connect';
-    return failed({ deps, mailbox, reason, message: (error as Error).message });
+    // The grant is revoked: the mailbox was disconnected (and the alert emitted); it is not read again until authorized anew.
+    if (error instanceof MailboxOAuthRevokedError) return { status: 'auth_failed', read: 0, stored: 0, more: false, error: error.message };
+    if (error instanceof MailboxTokenUnavailableError) return failed({ deps, mailbox, reason: 'connect', message: error.message });
+    return failed({ deps, mailbox, reason: 'auth', message: `cannot read the IMAP password: ${(error as Error).message}` });
   }
+  if ('error' in read) {
+    const reason = read.error instanceof MailLoginError ? read.error.reason : 'connect';
+    return failed({ deps, mailbox, reason, message: (read.error as Error).message });
+  }
+  const { batch } = read;
   const now = deps.ports.clock.now();
   if (batch.reset) log.warn({ was: String(mailbox.imap_uidvalidity), now: String(batch.uidValidity) }, 'UIDVALIDITY changed: reading INBOX again from the start');
   // A successful login: reconnect a mailbox that reading had disconnected, clear the backoff.
@@ -111,6 +127,13 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
   }
   if (batch.messages.length) log.info({ read: batch.messages.length, stored }, 'mailbox read');
   return { status: 'ok', read: batch.messages.length, stored, more: batch.messages.length >= BATCH };
+}
+
+type ImapLoginRow = Pick<MailboxRow, 'id' | 'imap_host' | 'imap_port' | 'imap_username' | 'imap_password_enc' | 'auth_type'>;
+
+/** The IMAP side of a mailbox's login (its password or XOAUTH2). */
+function imapLogin(row: ImapLoginRow) {
+  return { id: row.id, authType: row.auth_type, host: row.imap_host, port: row.imap_port, username: row.imap_username, passwordEnc: row.imap_password_enc };
 }
 
 async function failed(options: { deps: ServiceDeps; mailbox: MailboxRow; reason: 'auth' | 'connect'; message: string }): Promise<SyncResult> {
@@ -191,16 +214,18 @@ export function startReplyWorker(options: { deps: ServiceDeps; pollMs?: number; 
       if (stopper.signal.aborted) break;
       if (result.status === 'skipped' || result.status === 'auth_failed' || result.status === 'unreachable') break; // retried by the refresh once due
       if (result.more) continue;
-      const [row] = await deps.db.$queryRawUnsafe<{ imap_host: string; imap_port: number; imap_username: string; imap_password_enc: string; status: string }[]>(
-        'SELECT imap_host, imap_port, imap_username, imap_password_enc, status::text AS status FROM email_accounts WHERE id = $1',
+      const [row] = await deps.db.$queryRawUnsafe<(ImapLoginRow & { status: string })[]>(
+        'SELECT id, imap_host, imap_port, imap_username, imap_password_enc, auth_type, status::text AS status FROM email_accounts WHERE id = $1',
         mailboxId,
       );
       if (!row || row.status === 'PAUSED') break;
       try {
-        await deps.ports.imap.waitForNews({
-          imap: { host: row.imap_host, port: row.imap_port, username: row.imap_username, password: deps.secrets.decrypt(row.imap_password_enc) },
-          timeoutMs: pollMs,
-          signal: stopper.signal,
+        // A refused IDLE login needs no refresh here: the next sync logs in again and refreshes.
+        await withMailboxLogin({
+          deps,
+          mailbox: imapLogin(row),
+          attempt: (imap) => deps.ports.imap.waitForNews({ imap, timeoutMs: pollMs, signal: stopper.signal }),
+          refused: () => false,
         });
       } catch {
         await sleep(pollMs);

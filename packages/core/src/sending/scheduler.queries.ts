@@ -25,7 +25,7 @@ export const ACTIVE_CAMPAIGNS_SQL = `
 export const CAMPAIGN_MAILBOXES_SQL = `
   SELECT id, workspace_id, email, first_name, last_name, status::text AS status, daily_limit, sending_gap,
          next_send_allowed_at, smtp_host, smtp_port, smtp_username, smtp_password_enc, signature, reply_to,
-         updated_at
+         updated_at, auth_type
     FROM email_accounts WHERE id = ANY($1::text[])`;
 
 /** Workspace-wide lead variables with their defaults. */
@@ -35,7 +35,7 @@ export const ADDITIONAL_FIELDS_SQL = `SELECT workspace_id, name, default_value F
  * Locks the campaigns and the free mailboxes this worker will decide for (SKIP LOCKED:
  * what another worker holds is left to it), and counts each one's sends today (its own
  * day start, in its zone; a mailbox's include what it sent from the unified inbox, counted
- * on its row, which the unibox updates under the same lock) plus those claimed and not yet recorded. One statement, so
+ * on its row, which the unibox updates under the same lock, and its warmup e-mails) plus those claimed and not yet recorded. One statement, so
  * a send moving from "claimed" to "recorded" is counted exactly once.
  *
  * $1 campaign ids, $2 their day starts, $3 mailbox ids, $4 their day starts, $5 now.
@@ -63,6 +63,7 @@ export const LOCK_AND_COUNT_SQL = `
   SELECT 'mailbox', m.id,
          ((SELECT count(*) FROM sent_emails s WHERE s.email_account_id = m.id AND s.sent_at >= md.day_start)
           + CASE WHEN m.unibox_day_start = md.day_start THEN m.unibox_sent_today ELSE 0 END
+          + (SELECT count(*) FROM warmup_messages w WHERE w.sender_account_id = m.id AND w.sent_at >= md.day_start)
           + (SELECT count(*) FROM inflight i WHERE i.email_account_id = m.id))::int,
          0
     FROM m JOIN md ON md.id = m.id`;
@@ -258,6 +259,8 @@ export interface MailboxRow {
   signature: string;
   reply_to: string | null;
   updated_at: Date;
+  /** PASSWORD or XOAUTH2 (the access token is fetched at send time). */
+  auth_type: string;
 }
 
 export interface LeadRow {

@@ -61,6 +61,7 @@ const mailbox = (id: string, extra: Partial<MailboxRow> = {}): MailboxRow => ({
   signature: '',
   reply_to: null,
   updated_at: new Date('2026-01-01T00:00:00.000Z'),
+  auth_type: 'PASSWORD',
   ...extra,
 });
 

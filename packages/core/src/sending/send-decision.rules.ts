@@ -39,7 +39,7 @@ export interface ClaimedSend {
    * the claim records it as sent, outcome unknown, and does not send it again. Null: send.
    */
   dataStartedAt: Date | null;
-  mailbox: { id: string; email: string; version: string; smtpHost: string; smtpPort: number; smtpUsername: string; smtpPasswordEnc: string };
+  mailbox: { id: string; email: string; version: string; authType: string; smtpHost: string; smtpPort: number; smtpUsername: string; smtpPasswordEnc: string };
   message: OutgoingMessage;
 }
 
@@ -186,6 +186,7 @@ export function decideSend(input: SendDecisionInput): SendDecision {
       id: mailbox.id,
       email: mailbox.email,
       version: new Date(mailbox.updated_at).toISOString(),
+      authType: mailbox.auth_type,
       smtpHost: mailbox.smtp_host,
       smtpPort: mailbox.smtp_port,
       smtpUsername: mailbox.smtp_username,

@@ -7,15 +7,17 @@
  * without the mark is sent again (at-least-once); one with it is recorded as sent with
  * outcome unknown and not sent again (at-most-once from the end of the body on).
  */
-import { newId } from '@outreach/db';
+import { newId, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import type { SendOutcome } from '../shared/mail-sender';
 import { bouncedEmailFields, emailSentFields, emitWebhookEvent, systemAlertFields, type PayloadLead } from '../webhook/index';
 import { leadsForEvents } from '../lead/index';
+import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
 import { MAX_SEND_ATTEMPTS, retryDelayMs } from './pacing.rules';
 import { MARK_DATA_SQL, RECORD_SENT_SQL } from './scheduler.queries';
 import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/index';
 import { pauseOnBounceRate } from '../shared/bounce-protection.service';
+import { evaluateMailboxRules } from '../account-automation/index';
 import type { ClaimedSend } from './send-decision.rules';
 
 export type DeliveryResult = 'sent' | 'unconfirmed' | 'bounced' | 'deferred' | 'mailbox_disconnected' | 'lost_claim';
@@ -29,8 +31,11 @@ export type DeliveryResult = 'sent' | 'unconfirmed' | 'bounced' | 'deferred' | '
  * - 5xx: a hard bounce, recorded as a send with its bounce; the lead becomes BOUNCED;
  * - 4xx / connection failure: retried later with backoff, a bounce after 3 failures;
  * - login refused: the mailbox is marked DISCONNECTED and the lead waits (a first step
- *   is free to go out from another mailbox).
- * A bounce may pause the campaign (bounce protection).
+ *   is free to go out from another mailbox). An XOAUTH2 mailbox logs in with its current
+ *   access token and, refused, once more with a new one; a revoked grant has disconnected it
+ *   already (oauth-token.service), and the lead waits the same way.
+ * A bounce may pause the campaign (bounce protection), and the mailbox's automation rules are
+ * evaluated in the transaction that records it (a rule may pause the mailbox).
  * A claim whose earlier attempt died with its body going out (dataStartedAt) is not sent:
  * it is recorded as sent, outcome unknown (`unconfirmed`), and logged at warn.
  */
@@ -54,22 +59,27 @@ export async function deliverClaim(options: { deps: ServiceDeps; claim: ClaimedS
     }
   };
   let outcome: SendOutcome;
+  /** The OAuth grant is gone: the mailbox is already disconnected (and the alert emitted). */
+  let revoked = false;
   try {
-    outcome = await deps.ports.smtp.send({
-      mailboxId: claim.mailbox.id,
-      version: claim.mailbox.version,
-      smtp: {
-        host: claim.mailbox.smtpHost,
-        port: claim.mailbox.smtpPort,
-        username: claim.mailbox.smtpUsername,
-        password: deps.secrets.decrypt(claim.mailbox.smtpPasswordEnc),
-      },
-      message: claim.message,
-      beforeEndOfData,
+    // XOAUTH2 mailboxes log in with their current access token, and once more with a new one when it is refused.
+    outcome = await withMailboxLogin({
+      deps,
+      mailbox: { id: claim.mailbox.id, authType: claim.mailbox.authType, host: claim.mailbox.smtpHost, port: claim.mailbox.smtpPort, username: claim.mailbox.smtpUsername, passwordEnc: claim.mailbox.smtpPasswordEnc },
+      attempt: (smtp) => deps.ports.smtp.send({ mailboxId: claim.mailbox.id, version: claim.mailbox.version, smtp, message: claim.message, beforeEndOfData }),
+      refused: (result) => result.status === 'auth' && !lost,
     });
   } catch (error) {
-    // The password cannot be decrypted (another key): nothing will work until it is re-entered.
-    outcome = { status: 'auth', code: null, message: `cannot read the mailbox password: ${(error as Error).message}` };
+    if (error instanceof MailboxOAuthRevokedError) {
+      revoked = true;
+      outcome = { status: 'auth', code: null, message: error.message };
+    } else if (error instanceof MailboxTokenUnavailableError) {
+      // No access token now (the provider unreachable): as a server that could not be reached.
+      outcome = { status: 'deferred', code: null, message: error.message };
+    } else {
+      // The password cannot be decrypted (another key): nothing will work until it is re-entered.
+      outcome = { status: 'auth', code: null, message: `cannot read the mailbox password: ${(error as Error).message}` };
+    }
   }
   const now = deps.ports.clock.now();
   if (lost) {
@@ -106,6 +116,10 @@ export async function deliverClaim(options: { deps: ServiceDeps; claim: ClaimedS
     }
     case 'auth': {
       await deps.db.$transaction(async (tx) => {
+        if (revoked) {
+          await releaseLead(tx, claim, now);
+          return;
+        }
         const before = await tx.emailAccount.update({
           where: { id: claim.mailbox.id },
           data: { status: 'DISCONNECTED', disconnectReason: 'smtp_auth', lastError: outcome.message.slice(0, 500) },
@@ -125,19 +139,25 @@ export async function deliverClaim(options: { deps: ServiceDeps; claim: ClaimedS
             email: claim.mailbox.email,
           }),
         });
-        await tx.$executeRawUnsafe(
-          `UPDATE leads SET claimed_at = NULL, next_send_at = $3::timestamptz, updated_at = $3::timestamptz,
-                  email_account_id = CASE WHEN current_step = 0 THEN NULL ELSE email_account_id END
-            WHERE id = $1 AND pending_send_id = $2`,
-          claim.leadId,
-          claim.sendId,
-          now.toISOString(),
-        );
+        await releaseLead(tx, claim, now);
       });
-      log.warn({ response: outcome.message }, 'mailbox login refused: marked DISCONNECTED, its sends stop');
+      if (revoked) log.warn('the mailbox\'s OAuth grant is revoked: it is DISCONNECTED, its sends stop');
+      else log.warn({ response: outcome.message }, 'mailbox login refused: marked DISCONNECTED, its sends stop');
       return 'mailbox_disconnected';
     }
   }
+}
+
+/** The lead of a claim whose mailbox is disconnected waits (a first step is free to go out from another mailbox). */
+async function releaseLead(tx: Tx, claim: ClaimedSend, now: Date): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `UPDATE leads SET claimed_at = NULL, next_send_at = $3::timestamptz, updated_at = $3::timestamptz,
+            email_account_id = CASE WHEN current_step = 0 THEN NULL ELSE email_account_id END
+      WHERE id = $1 AND pending_send_id = $2`,
+    claim.leadId,
+    claim.sendId,
+    now.toISOString(),
+  );
 }
 
 /** Records a send (accepted, bounced, or outcome unknown) and moves the lead on; true when this claim still held the lead. */
@@ -259,6 +279,9 @@ async function recordSend(options: {
         fields: systemAlertFields({ alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${claim.campaignName}" paused: ${paused}`, at: now, camp_id: claim.campaignId, campaign_name: claim.campaignName }),
       });
     }
+    // The mailbox's automation rules see this bounce at once: one pausing it takes it out of
+    // the rotation before the next claim (account-automation/, evaluateMailboxRules).
+    await evaluateMailboxRules({ tx, emailAccountId: claim.mailbox.id, now, log: deps.log });
     return { held, paused };
   });
   if (result.paused) deps.log.warn({ campaignId: claim.campaignId, reason: result.paused }, 'campaign paused by bounce protection');

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { PrismaClient } from '@outreach/db';
 import type { Ports } from './ports';
 import type { SecretBox } from './secret-box';
+import type { InstallationSettingValues } from './oauth/oauth-settings';
 
 /** Who is calling: resolved from an API key by the transports, before any operation runs. */
 export interface Actor {
@@ -11,6 +12,12 @@ export interface Actor {
   workspaceIds: string[] | null;
   /** Client-access keys: the permissions granted per workspace (null for organization keys). */
   clientGrants: Record<string, { permissions: string[]; hideLabels: string[] }> | null;
+  /**
+   * Partner keys (an email-infrastructure provider's): the partner's name. `workspaceIds` then
+   * holds the workspaces that granted the key, and only the operations marked `partner` run.
+   * Absent for every other key.
+   */
+  partnerName?: string;
 }
 
 /**
@@ -31,6 +38,11 @@ export interface Settings {
    * adapters take the same setting when they are made (`allowPrivateTargets`).
    */
   allowPrivateTargets: boolean;
+  /**
+   * Installation settings given in the environment (OAuth clients, …); they win over the values
+   * stored with `outreach settings set` (readInstallationSettings).
+   */
+  installation?: InstallationSettingValues;
 }
 
 /** Per-process memory of facts that never change once true. */

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type MailMessage from 'nodemailer/lib/mailer/mail-message';
-import { classifyMailFailure, mailFailureMessage, mailTarget, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
+import { classifyMailFailure, mailFailureMessage, mailTarget, smtpAuth, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
 
 /** The domain of an address, lower-cased (the right-hand side of a Message-ID we mint); "localhost" when it has none. */
 export function domainOf(address: string): string {
@@ -43,7 +44,7 @@ export type SendOutcome =
 export interface MailSender {
   /**
    * `mailboxId` and `version` name the pooled connection: a new version (changed
-   * credentials) replaces the mailbox's pool.
+   * credentials), or another access token (`smtp.accessToken`), replaces the mailbox's pool.
    */
   send(options: {
     mailboxId: string;
@@ -137,7 +138,9 @@ export function createMailSender(options: MailConnectionOptions & { maxConnectio
     pools.delete(mailboxId);
     closing(transport);
   };
-  const transportFor = (mailboxId: string, version: string, s: MailServerSettings): Promise<Transporter> => {
+  const transportFor = (mailboxId: string, mailboxVersion: string, s: MailServerSettings): Promise<Transporter> => {
+    // An XOAUTH2 pool logs in with one access token: a refreshed token makes a new pool.
+    const version = s.accessToken === undefined ? mailboxVersion : `${mailboxVersion}:${createHash('sha256').update(s.accessToken).digest('base64url').slice(0, 16)}`;
     const existing = pools.get(mailboxId);
     if (existing && existing.version === version) return existing.transport;
     if (existing) closing(existing.transport);
@@ -156,7 +159,7 @@ export function createMailSender(options: MailConnectionOptions & { maxConnectio
       ...(target.servername ? { servername: target.servername } : {}),
       port: s.port,
       secure: s.secure ?? s.port === 465,
-      auth: { user: s.username, pass: s.password },
+      auth: smtpAuth(s),
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,

@@ -8,8 +8,23 @@ export interface MailServerSettings {
   port: number;
   username: string;
   password: string;
+  /**
+   * An OAuth 2.0 access token (XOAUTH2 mailboxes): when set, the login is SASL XOAUTH2 with
+   * `username` and this token, and `password` is not used.
+   */
+  accessToken?: string;
   /** Implicit TLS (465 / 993); otherwise plain with STARTTLS when offered. */
   secure?: boolean;
+}
+
+/** nodemailer's `auth` for a mailbox: its password, or XOAUTH2 with its access token. */
+export function smtpAuth(s: MailServerSettings): { user: string; pass: string } | { type: 'OAuth2'; user: string; accessToken: string } {
+  return s.accessToken === undefined ? { user: s.username, pass: s.password } : { type: 'OAuth2', user: s.username, accessToken: s.accessToken };
+}
+
+/** imapflow's `auth` for a mailbox: its password, or XOAUTH2 with its access token. */
+export function imapAuth(s: MailServerSettings): { user: string; pass: string } | { user: string; accessToken: string } {
+  return s.accessToken === undefined ? { user: s.username, pass: s.password } : { user: s.username, accessToken: s.accessToken };
 }
 
 // Mailbox hosts are chosen by users, so a connection to one must neither reach the
@@ -162,7 +177,7 @@ export function createMailVerifier(options: MailConnectionOptions = {}): MailVer
           ...(target.servername ? { servername: target.servername } : {}),
           port: s.port,
           secure: s.secure ?? s.port === 465,
-          auth: { user: s.username, pass: s.password },
+          auth: smtpAuth(s),
           connectionTimeout: timeoutMs,
           greetingTimeout: timeoutMs,
           socketTimeout: timeoutMs,
@@ -184,7 +199,7 @@ export function createMailVerifier(options: MailConnectionOptions = {}): MailVer
           ...(target.servername ? { servername: target.servername } : {}),
           port: s.port,
           secure: s.secure ?? s.port === 993,
-          auth: { user: s.username, pass: s.password },
+          auth: imapAuth(s),
           logger: false,
           connectionTimeout: timeoutMs,
           greetingTimeout: timeoutMs,

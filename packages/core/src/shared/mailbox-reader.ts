@@ -1,5 +1,5 @@
 import { ImapFlow } from 'imapflow';
-import { mailLoginError, mailTarget, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
+import { imapAuth, mailLoginError, mailTarget, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
 
 /** One message read from a mailbox's INBOX. */
 export interface FetchedMessage {
@@ -54,7 +54,7 @@ export function createMailboxReader(options: MailConnectionOptions = {}): Mailbo
         ...(target.servername ? { servername: target.servername } : {}),
         port: s.port,
         secure: s.secure ?? s.port === 993,
-        auth: { user: s.username, pass: s.password },
+        auth: imapAuth(s),
         logger: false,
         connectionTimeout: timeoutMs,
         greetingTimeout: timeoutMs,
@@ -105,6 +105,7 @@ export function createMailboxReader(options: MailConnectionOptions = {}): Mailbo
       if (signal?.aborted) return;
       const c = await connect(imap);
       try {
+        if (signal?.aborted) return;
         if (!c.capabilities.has('IDLE')) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, wait);
@@ -121,6 +122,8 @@ export function createMailboxReader(options: MailConnectionOptions = {}): Mailbo
             resolve();
           };
           const timer = setTimeout(done, wait);
+          // Aborted while connecting: an abort listener added now would never be called.
+          if (signal?.aborted) return done();
           signal?.addEventListener('abort', done, { once: true });
           c.on('exists', done);
           c.idle().catch(done);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import type { Ctx } from './context';
-import { fromZodError, invalidField } from './errors';
+import type { Actor, Ctx } from './context';
+import { forbidden, fromZodError, invalidField } from './errors';
+import { recordPartnerActivity } from './partner-activity';
 import { assertWorkspaceAccess } from './tenancy';
 import { findMalformedText } from './input-text.rules';
 
@@ -22,6 +23,14 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   workspace: 'required' | 'optional' | 'none';
   /** Client-access permission the operation needs (CAMPAIGN_LIST, …); organization keys have all. */
   permission?: string;
+  /**
+   * Partner keys (an email-infrastructure provider's, `Actor.partnerName`) run only the operations
+   * marked here, on every transport (403 `auth.partner_forbidden` otherwise): `true`, an operation
+   * every key may call and partner keys too (executeOperation records each partner call of it in
+   * partner_activity once it succeeds); `'only'`, an operation of partner keys alone (403
+   * `auth.partner_key_required` for other keys), which records its calls itself, in its transaction.
+   */
+  partner?: true | 'only';
   run(ctx: Ctx, input: z.output<I>): Promise<z.input<O>>;
 }
 
@@ -32,6 +41,19 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType, const 
 }
 
 
+/**
+ * Whether the caller's kind of key may run the operation at all (see `Operation.partner`): the
+ * one place partner keys are kept to the partner operations. Checked right after the text rule
+ * and before the input is validated, so a partner key gets its 403 whatever else it sends.
+ */
+export function assertOperationAllowed(op: Pick<Operation, 'name' | 'partner'>, actor: Actor): void {
+  if (actor.partnerName !== undefined) {
+    if (!op.partner) throw forbidden('auth.partner_forbidden', `a partner API key can only call the partner operations; ${op.name} is not one`);
+  } else if (op.partner === 'only') {
+    throw forbidden('auth.partner_key_required', `${op.name} is a partner operation: call it with a partner API key`);
+  }
+}
+
 /** Refuses input holding a string with a NUL or a lone surrogate (see input-text.rules). */
 export function assertWellFormedText(input: unknown): void {
   const malformed = findMalformedText(input);
@@ -39,8 +61,9 @@ export function assertWellFormedText(input: unknown): void {
 }
 
 /**
- * The one way every transport runs an operation: refuse malformed text, validate the
- * input with the operation's schema, check the caller may touch the workspace, then run.
+ * The one way every transport runs an operation: refuse malformed text, check the kind of key
+ * may call it (assertOperationAllowed), validate the input with the operation's schema, check
+ * the caller may touch the workspace, then run.
  */
 export async function executeOperation<I extends z.ZodType, O extends z.ZodType>(options: {
   op: Operation<I, O, OperationKind>;
@@ -48,6 +71,7 @@ export async function executeOperation<I extends z.ZodType, O extends z.ZodType>
   input: unknown;
 }): Promise<z.output<O>> {
   assertWellFormedText(options.input);
+  assertOperationAllowed(options.op, options.ctx.actor);
   const parsed = options.op.input.safeParse(options.input ?? {});
   if (!parsed.success) throw fromZodError(parsed.error);
   return executeParsedOperation({ op: options.op, ctx: options.ctx, input: parsed.data as z.output<I> });
@@ -63,6 +87,7 @@ export async function executeParsedOperation<I extends z.ZodType, O extends z.Zo
   input: z.output<I>;
 }): Promise<z.output<O>> {
   const { op, ctx, input } = options;
+  assertOperationAllowed(op, ctx.actor);
   if (op.workspace !== 'none') {
     const workspaceId = (input as { workspace_id?: string }).workspace_id;
     if (workspaceId === undefined) {
@@ -73,6 +98,10 @@ export async function executeParsedOperation<I extends z.ZodType, O extends z.Zo
   }
   const started = performance.now();
   const output = await op.run(ctx, input);
+  if (op.partner === true && ctx.actor.partnerName !== undefined) {
+    const workspaceId = (input as { workspace_id?: string }).workspace_id ?? null;
+    await recordPartnerActivity({ db: ctx.db, actor: ctx.actor, operation: op.name, workspaceId });
+  }
   ctx.log.debug({ op: op.name, ms: Math.round(performance.now() - started) }, 'operation done');
   return output as z.output<O>;
 }

@@ -22,6 +22,8 @@ export interface ImapTestServer {
   dir: string;
   /** Sets (or adds) a mailbox's password and reloads Dovecot, so the next login sees it. */
   setPassword(user: string, password: string): Promise<void>;
+  /** The logins Dovecot accepted so far, in order, with their SASL mechanism (from its log). */
+  logins(): Promise<{ user: string; method: string }[]>;
   close(): Promise<void>;
 }
 
@@ -54,14 +56,54 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
-function config(dir: string, port: number, greeting?: string): string {
+/**
+ * XOAUTH2 / OAUTHBEARER logins, validated by Dovecot's `oauth2` passdb against an OAuth
+ * provider: `url` is asked about each login's bearer token (`mode` `auth`: GET with
+ * `Authorization: Bearer <token>`, as a userinfo endpoint takes it; `post`: an RFC 7662
+ * introspection POST of `token=<token>`), and the answer's `email` must be the login's user
+ * and its `active` true. The tests use `auth` against the local provider's /userinfo:
+ * oauth2-mock-server's /introspect reads JSON bodies only, so it never sees the form-encoded
+ * token of a `post` (and its answer would not depend on the token).
+ */
+export interface ImapOAuth2Options {
+  url: string;
+  mode?: 'auth' | 'post';
+  /** The SASL mechanisms offered for tokens: both by default (as Gmail); `['xoauth2']` as Outlook. */
+  mechanisms?: ('xoauth2' | 'oauthbearer')[];
+}
+
+const mechanismsOf = (oauth2: ImapOAuth2Options) => (oauth2.mechanisms ?? ['xoauth2', 'oauthbearer']).join(' ');
+
+function oauth2Config(oauth2: ImapOAuth2Options): string {
+  return `introspection_mode = ${oauth2.mode ?? 'auth'}
+introspection_url = ${oauth2.url}
+username_attribute = email
+active_attribute = active
+active_value = true
+`;
+}
+
+const SPECIAL_USE_FOLDERS = `namespace inbox {
+  inbox = yes
+  mailbox Junk {
+    special_use = \\Junk
+    auto = create
+  }
+  mailbox Trash {
+    special_use = \\Trash
+    auto = create
+  }
+}
+`;
+
+function config(dir: string, port: number, greeting?: string, oauth2?: ImapOAuth2Options): string {
   return `${greeting === undefined ? '' : `login_greeting = ${greeting}\n`}base_dir = ${dir}/run
 state_dir = ${dir}/run/state
 protocols = imap
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login${oauth2 ? ` ${mechanismsOf(oauth2)}` : ''}
 log_path = ${dir}/dovecot.log
 mail_location = maildir:${dir}/mail/%u
 default_login_user = dovenull
@@ -76,8 +118,17 @@ login_trusted_networks = 127.0.0.0/8
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%u ${dir}/users
+${oauth2 ? '  # Tokens are the oauth2 passdb\'s only.\n  mechanisms = plain login\n' : ''}}
+${
+  oauth2
+    ? `passdb {
+  driver = oauth2
+  mechanisms = ${mechanismsOf(oauth2)}
+  args = ${dir}/oauth2.conf
 }
-userdb {
+`
+    : ''
+}userdb {
   driver = static
   args = uid=dovecot gid=dovecot home=${dir}/mail/%u
 }
@@ -109,9 +160,12 @@ service stats {
 
 /**
  * Starts Dovecot with these mailboxes (user → password); `greeting` replaces its "Dovecot ready."
- * greeting. Throws when Dovecot is missing: check imapServerUnavailable() first.
+ * greeting; `oauth2` also takes XOAUTH2 / OAUTHBEARER logins validated by an OAuth provider
+ * (a user needs no password for those, and its mail directory is made at its first login).
+ * Throws when Dovecot is missing: check imapServerUnavailable() first.
  */
-export async function startImapServer(options: { users: Record<string, string>; greeting?: string }): Promise<ImapTestServer> {
+/** `specialUse`: INBOX with special-use Junk and Trash folders (made at each login), as a provider's filter uses them. */
+export async function startImapServer(options: { users: Record<string, string>; greeting?: string; oauth2?: ImapOAuth2Options; specialUse?: boolean }): Promise<ImapTestServer> {
   const missing = imapServerUnavailable();
   if (missing) throw new Error(missing);
   const dir = await mkdtemp(join(tmpdir(), 'outreach-dovecot-'));
@@ -125,7 +179,8 @@ export async function startImapServer(options: { users: Record<string, string>; 
   const { stdout: gid } = await run('id', ['-g', 'dovecot']).catch(() => ({ stdout: '' }));
   if (stdout.trim() && gid.trim()) await chown(join(dir, 'mail'), Number(stdout.trim()), Number(gid.trim()));
   const port = await freePort();
-  await writeFile(join(dir, 'dovecot.conf'), config(dir, port, options.greeting));
+  if (options.oauth2) await writeFile(join(dir, 'oauth2.conf'), oauth2Config(options.oauth2), { mode: 0o644 });
+  await writeFile(join(dir, 'dovecot.conf'), config(dir, port, options.greeting, options.oauth2) + (options.specialUse ? SPECIAL_USE_FOLDERS : ''));
   // Dovecot daemonizes and its children keep inherited pipes open, so stdio is ignored
   // (execFile would wait for those pipes forever); the forking parent exits at once.
   await new Promise<void>((resolve, reject) => {
@@ -146,6 +201,10 @@ export async function startImapServer(options: { users: Record<string, string>; 
       process.kill(pid, 'SIGHUP');
       await new Promise((r) => setTimeout(r, 300));
       await waitForPort(port, 10_000);
+    },
+    async logins() {
+      const log = await readFile(join(dir, 'dovecot.log'), 'utf8').catch(() => '');
+      return [...log.matchAll(/imap-login: Info: Login: user=<([^>]*)>, method=([A-Z0-9-]+)/g)].map((m) => ({ user: m[1]!, method: m[2]! }));
     },
     async close() {
       const pid = Number((await readFile(join(dir, 'run', 'master.pid'), 'utf8').catch(() => '')).trim());

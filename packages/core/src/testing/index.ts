@@ -4,7 +4,8 @@ export { createTestCampaign, createTestLead, createTestMailbox, recordTestSend, 
 export { expectDomainError } from './expect-error';
 export { createTestThread, type TestThreadMessage } from './unibox-factory';
 export { startDnsServer, splitCharacterStrings, type DnsTestServer, type DnsTestRecords, type DnsQuery } from './dns-server';
-export { startSmtpServer, type SmtpTestServer, type SmtpTestMessage, type SmtpTestRejection } from './smtp-server';
-export { startImapServer, imapServerUnavailable, DOVECOT_BINARY, type ImapTestServer } from './imap-server';
+export { startSmtpServer, type SmtpOAuth2Options, type SmtpTestServer, type SmtpTestMessage, type SmtpTestRejection } from './smtp-server';
+export { startImapServer, imapServerUnavailable, DOVECOT_BINARY, type ImapOAuth2Options, type ImapTestServer } from './imap-server';
 export { createSendingFixture, TestClock } from './sending-fixture';
 export { createTestTenant, lateValue, useTestDatabase, type TestOrganization, type TestTenant } from './suite';
+export { startOAuthProvider, type OAuthTestProvider, type OAuthTestUser } from './oauth-provider';

@@ -21,11 +21,18 @@ export class TestClock implements Clock {
 
 const WEEKDAYS = { '1': true, '2': true, '3': true, '4': true, '5': true };
 
-export async function createSendingFixture(options: { db: Database; smtp: SmtpTestServer; passwords: Record<string, string>; start: string }) {
+/** `services`: more of the service deps' options (OAuth installation settings, …). */
+export async function createSendingFixture(options: {
+  db: Database;
+  smtp: SmtpTestServer;
+  passwords: Record<string, string>;
+  start: string;
+  services?: Omit<Parameters<typeof testServiceDeps>[0], 'db' | 'clock'>;
+}) {
   const { db, smtp } = options;
   const org = await createTestOrganization({ db });
   const clock = new TestClock(new Date(options.start));
-  const deps = testServiceDeps({ db, clock });
+  const deps = testServiceDeps({ ...options.services, db, clock });
   const ws = org.workspaceId;
   const mailbox = async (email: string, extra: { dailyLimit?: number; sendingGap?: number; password?: string; imapPort?: number; imapPassword?: string } = {}) => {
     const id = newId();

@@ -5,11 +5,11 @@
 import { newId, type Prisma, type Tx } from '@outreach/db';
 import type { Ctx } from '../shared/context';
 import { DomainError, invalidField, preconditionFailed } from '../shared/errors';
-import type { MailServerSettings } from '../shared/mail-verifier';
 import { domainOf, type OutgoingMessage, type SendOutcome } from '../shared/mail-sender';
 import { htmlToText } from '../shared/mail-html';
 import { dayBounds } from '../shared/zoned-time';
 import { leadsForEvents } from '../lead/index';
+import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
 import { emitWebhookEvent, uniboxEmailSentFields } from '../webhook/index';
 import { COPY_CAMPAIGN_SENDS_SQL, RELEASE_UNIBOX_SEND_SQL, RESERVE_UNIBOX_SEND_SQL } from './unibox.queries';
 import { contentTypeOf, MAX_ATTACHMENT_BYTES, senderName, type StoredAddress, type StoredAttachment } from './unibox.rules';
@@ -27,6 +27,8 @@ export interface UniboxMailbox {
   smtpPort: number;
   smtpUsername: string;
   smtpPasswordEnc: string;
+  /** PASSWORD or XOAUTH2 (the access token is fetched at send time). */
+  authType: string;
   replyTo: string | null;
   updatedAt: Date;
 }
@@ -42,6 +44,7 @@ const MAILBOX_SELECT = {
   smtpPort: true,
   smtpUsername: true,
   smtpPasswordEnc: true,
+  authType: true,
   replyTo: true,
   updatedAt: true,
 } as const;
@@ -64,14 +67,27 @@ export async function resolveMailbox(options: { ctx: Ctx; workspaceId: string; f
   return fallback;
 }
 
-/** The mailbox's SMTP settings with its password decrypted, and the version naming its pooled connection. */
-export function mailboxSmtp(options: { ctx: Ctx; mailbox: UniboxMailbox }): { smtp: MailServerSettings; version: string } {
-  const { mailbox } = options;
-  return {
-    smtp: { host: mailbox.smtpHost, port: mailbox.smtpPort, username: mailbox.smtpUsername, password: options.ctx.secrets.decrypt(mailbox.smtpPasswordEnc) },
-    // A changed mailbox (new credentials) replaces its pooled connection, as the scheduler's sends do.
-    version: mailbox.updatedAt.toISOString(),
-  };
+/**
+ * Sends through the mailbox's SMTP server with its password, or XOAUTH2 with its current
+ * access token (once more with a new token when the login is refused). A changed mailbox (new
+ * credentials) replaces its pooled connection, as the scheduler's sends do.
+ */
+async function sendFromMailbox(options: { ctx: Ctx; mailbox: UniboxMailbox; message: OutgoingMessage }): Promise<SendOutcome> {
+  const { ctx, mailbox, message } = options;
+  try {
+    return await withMailboxLogin({
+      deps: ctx,
+      mailbox: { id: mailbox.id, authType: mailbox.authType, host: mailbox.smtpHost, port: mailbox.smtpPort, username: mailbox.smtpUsername, passwordEnc: mailbox.smtpPasswordEnc },
+      attempt: (smtp) => ctx.ports.smtp.send({ mailboxId: mailbox.id, version: mailbox.updatedAt.toISOString(), smtp, message }),
+      refused: (outcome) => outcome.status === 'auth',
+    });
+  } catch (error) {
+    // The grant is revoked (the mailbox was just disconnected): as a refused login.
+    if (error instanceof MailboxOAuthRevokedError) return { status: 'auth', code: null, message: 'its OAuth grant was revoked or has expired; authorize the mailbox again' };
+    if (error instanceof MailboxTokenUnavailableError) return { status: 'deferred', code: null, message: error.message };
+    // The password cannot be decrypted (another key): nothing works until it is re-entered.
+    return { status: 'auth', code: null, message: `cannot read the mailbox password: ${(error as Error).message}` };
+  }
 }
 
 /** Midnight of `at`'s day in the workspace's zone, and of the day after (UTC when the zone is unknown). */
@@ -255,14 +271,7 @@ export async function sendUniboxEmail(options: { ctx: Ctx; send: UniboxSend }): 
     ...(send.threading ? { inReplyTo: send.threading.inReplyTo, references: send.threading.references } : {}),
     ...(send.attachments.length ? { attachments: send.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })) } : {}),
   };
-  let outcome: SendOutcome;
-  try {
-    const { smtp, version } = mailboxSmtp({ ctx, mailbox });
-    outcome = await ctx.ports.smtp.send({ mailboxId: mailbox.id, version, smtp, message });
-  } catch (error) {
-    // The password cannot be decrypted (another key): nothing works until it is re-entered.
-    outcome = { status: 'auth', code: null, message: `cannot read the mailbox password: ${(error as Error).message}` };
-  }
+  const outcome = await sendFromMailbox({ ctx, mailbox, message });
   const log = ctx.log.child({ mailbox: mailbox.email, messageId });
   if (outcome.status !== 'sent') {
     log.info({ outcome: outcome.status, code: outcome.code, response: outcome.message }, 'unibox send failed');

@@ -184,6 +184,17 @@ describe('webhook payload fields', () => {
       email_account_id: 'mb1',
       email: 'me@sender.example',
     });
+    expect(
+      systemAlertFields({ alert_type: 'ACCOUNT_DISCONNECTED', email_account_id: 'mb2', email: 'me@sender.example', provider: 'GOOGLE_WORKSPACE', disconnect_reason: 'oauth_revoked', message: 'grant revoked', at }),
+    ).toEqual({
+      alert_type: 'ACCOUNT_DISCONNECTED',
+      message: 'grant revoked',
+      date,
+      email_account_id: 'mb2',
+      email: 'me@sender.example',
+      provider: 'GOOGLE_WORKSPACE',
+      disconnect_reason: 'oauth_revoked',
+    });
     expect(systemAlertFields({ alert_type: 'CAMPAIGN_AUTO_PAUSED', camp_id: 'camp1', campaign_name: 'Q3', message: 'bounce rate', at })).toEqual({
       alert_type: 'CAMPAIGN_AUTO_PAUSED',
       message: 'bounce rate',

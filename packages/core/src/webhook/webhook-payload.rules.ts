@@ -211,8 +211,25 @@ export function uniboxEmailSentFields(input: {
 
 export type SystemAlert =
   | { alert_type: 'MAILBOX_DISCONNECTED'; email_account_id: string; email: string }
+  /** An OAuth mailbox whose grant is revoked or expired: it needs a new authorization (bulk-reconnect). */
+  | { alert_type: 'ACCOUNT_DISCONNECTED'; email_account_id: string; email: string; provider: string; disconnect_reason: string }
   | { alert_type: 'CAMPAIGN_AUTO_PAUSED'; camp_id: string; campaign_name: string }
-  | { alert_type: 'WEBHOOK_DISABLED'; disabled_webhook_id: string; disabled_webhook_url: string };
+  | { alert_type: 'WEBHOOK_DISABLED'; disabled_webhook_id: string; disabled_webhook_url: string }
+  /** An email-account automation rule with a NOTIFY action fired for a mailbox (account-automation/). */
+  | {
+      alert_type: 'AUTOMATION_RULE_FIRED';
+      rule_id: string;
+      rule_name: string;
+      email_account_id: string;
+      email: string;
+      metric: string;
+      value: number;
+      operator: string;
+      threshold: number;
+      window_days: number;
+      /** The rule's action types, in order. */
+      actions: string[];
+    };
 
 export type SystemAlertType = SystemAlert['alert_type'];
 
@@ -222,9 +239,25 @@ export function systemAlertFields(input: SystemAlert & { message: string; at: Da
   switch (input.alert_type) {
     case 'MAILBOX_DISCONNECTED':
       return { ...common, email_account_id: input.email_account_id, email: input.email };
+    case 'ACCOUNT_DISCONNECTED':
+      return { ...common, email_account_id: input.email_account_id, email: input.email, provider: input.provider, disconnect_reason: input.disconnect_reason };
     case 'CAMPAIGN_AUTO_PAUSED':
       return { ...common, camp_id: input.camp_id, campaign_name: input.campaign_name };
     case 'WEBHOOK_DISABLED':
       return { ...common, disabled_webhook_id: input.disabled_webhook_id, disabled_webhook_url: input.disabled_webhook_url };
+    case 'AUTOMATION_RULE_FIRED':
+      return {
+        ...common,
+        rule_id: input.rule_id,
+        rule_name: input.rule_name,
+        email_account_id: input.email_account_id,
+        email: input.email,
+        metric: input.metric,
+        value: input.value,
+        operator: input.operator,
+        threshold: input.threshold,
+        window_days: input.window_days,
+        actions: input.actions,
+      };
   }
 }

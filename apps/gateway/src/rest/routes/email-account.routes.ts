@@ -1,7 +1,11 @@
-import { operations } from '@outreach/core';
+import { BoolInput, operations } from '@outreach/core';
 import { route, type Route } from '../route';
 
 const ops = operations.emailAccount;
+
+/** The OAuth starts answer 302 to the provider when asked with `redirect=true`. */
+const redirectToUrl = (input: Record<string, unknown>, output: unknown) =>
+  BoolInput.safeParse(input['redirect']).data === true ? (output as { url?: string }).url : undefined;
 
 /** REST routes of the email-account (sending mailbox) operations: method, vendor path (under /api/v1), operation. */
 export const emailAccountRoutes: Route[] = [
@@ -18,4 +22,7 @@ export const emailAccountRoutes: Route[] = [
   route('POST', '/account/move-workspace', ops.moveWorkspace),
   route('GET', '/account/email-stats', ops.emailStats),
   route('GET', '/account/email-stats/bulk', ops.emailStatsBulk),
+  route('GET', '/account/warmup-stats', ops.warmupStats),
+  route('GET', '/account/oauth/google/start', ops.oauthGoogleStart, { redirect: redirectToUrl }),
+  route('GET', '/account/oauth/microsoft/start', ops.oauthMicrosoftStart, { redirect: redirectToUrl }),
 ];

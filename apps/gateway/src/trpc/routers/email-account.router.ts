@@ -17,4 +17,7 @@ export const emailAccountRouter = router({
   moveWorkspace: procedureFor(ops.moveWorkspace),
   emailStats: procedureFor(ops.emailStats),
   emailStatsBulk: procedureFor(ops.emailStatsBulk),
+  warmupStats: procedureFor(ops.warmupStats),
+  oauthGoogleStart: procedureFor(ops.oauthGoogleStart),
+  oauthMicrosoftStart: procedureFor(ops.oauthMicrosoftStart),
 });
