@@ -36,42 +36,46 @@ export interface MailboxReader {
 }
 
 /**
+ * A connected, logged-in imapflow client for `s`, at the vetted address of its host (mailTarget),
+ * IDLE left to the caller; a failure to connect or log in is a MailLoginError with a fixed message.
+ */
+export async function connectImap(s: MailServerSettings, options: MailConnectionOptions = {}): Promise<ImapFlow> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  let c: ImapFlow | undefined;
+  try {
+    const target = await mailTarget(s.host, options);
+    c = new ImapFlow({
+      host: target.address,
+      ...(target.servername ? { servername: target.servername } : {}),
+      port: s.port,
+      secure: s.secure ?? s.port === 993,
+      auth: imapAuth(s),
+      logger: false,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: Math.max(timeoutMs, 5 * 60_000),
+      tls: { rejectUnauthorized: options.rejectUnauthorized ?? true },
+      // IDLE is started explicitly where it is wanted (waitForNews).
+      disableAutoIdle: true,
+    });
+    // Errors also surface from the awaited calls; without a listener they would crash the process.
+    c.on('error', () => {});
+    await c.connect();
+    return c;
+  } catch (error) {
+    c?.close();
+    throw mailLoginError('IMAP', error);
+  }
+}
+
+/**
  * The imapflow reader. A connection per call: mailboxes are read once a minute or on
  * IDLE news, so a short-lived login is cheap and never holds a stale session. Each
  * connection goes to the vetted address of the host (see mailTarget), and a failure to
  * connect or log in is a MailLoginError with a fixed message.
  */
 export function createMailboxReader(options: MailConnectionOptions = {}): MailboxReader {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const tls = { rejectUnauthorized: options.rejectUnauthorized ?? true };
-  /** A connected, logged-in client. */
-  const connect = async (s: MailServerSettings): Promise<ImapFlow> => {
-    let c: ImapFlow | undefined;
-    try {
-      const target = await mailTarget(s.host, options);
-      c = new ImapFlow({
-        host: target.address,
-        ...(target.servername ? { servername: target.servername } : {}),
-        port: s.port,
-        secure: s.secure ?? s.port === 993,
-        auth: imapAuth(s),
-        logger: false,
-        connectionTimeout: timeoutMs,
-        greetingTimeout: timeoutMs,
-        socketTimeout: Math.max(timeoutMs, 5 * 60_000),
-        tls,
-        // IDLE is started explicitly in waitForNews.
-        disableAutoIdle: true,
-      });
-      // Errors also surface from the awaited calls; without a listener they would crash the process.
-      c.on('error', () => {});
-      await c.connect();
-      return c;
-    } catch (error) {
-      c?.close();
-      throw mailLoginError('IMAP', error);
-    }
-  };
+  const connect = (s: MailServerSettings) => connectImap(s, options);
 
   return {
     async fetchNew({ imap, uidValidity, lastUid, max }) {

@@ -1,5 +1,5 @@
-import { ImapFlow } from 'imapflow';
-import { imapAuth, mailLoginError, mailTarget, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
+import { connectImap } from './mailbox-reader';
+import type { MailConnectionOptions, MailServerSettings } from './mail-verifier';
 
 /** Where a folder puts a message, for warmup placement. */
 export type FolderKind = 'INBOX' | 'SPAM' | 'PROMOTIONS';
@@ -53,33 +53,9 @@ export function warmupFolders(list: { path: string; specialUse?: string }[]): Wa
 
 /** The imapflow implementation: one connection per session, to the vetted address of the host (mailTarget). */
 export function createWarmupMailbox(options: MailConnectionOptions = {}): WarmupMailbox {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const tls = { rejectUnauthorized: options.rejectUnauthorized ?? true };
   return {
     async session({ imap, work }) {
-      let c: ImapFlow | undefined;
-      try {
-        const target = await mailTarget(imap.host, options);
-        c = new ImapFlow({
-          host: target.address,
-          ...(target.servername ? { servername: target.servername } : {}),
-          port: imap.port,
-          secure: imap.secure ?? imap.port === 993,
-          auth: imapAuth(imap),
-          logger: false,
-          connectionTimeout: timeoutMs,
-          greetingTimeout: timeoutMs,
-          socketTimeout: Math.max(timeoutMs, 5 * 60_000),
-          tls,
-          disableAutoIdle: true,
-        });
-        c.on('error', () => {});
-        await c.connect();
-      } catch (error) {
-        c?.close();
-        throw mailLoginError('IMAP', error);
-      }
-      const client = c;
+      const client = await connectImap(imap, options);
       const inFolder = async <T>(folder: string, fn: () => Promise<T>): Promise<T> => {
         const lock = await client.getMailboxLock(folder);
         try {
