@@ -191,30 +191,47 @@ export function createMailVerifier(options: MailConnectionOptions = {}): MailVer
       }
     },
     async verifyImap(s) {
-      let client: ImapFlow | undefined;
+      const client = await connectImap(s, { ...options, timeoutMs, socketTimeoutMs: timeoutMs });
       try {
-        const target = await mailTarget(s.host, options);
-        client = new ImapFlow({
-          host: target.address,
-          ...(target.servername ? { servername: target.servername } : {}),
-          port: s.port,
-          secure: s.secure ?? s.port === 993,
-          auth: imapAuth(s),
-          logger: false,
-          connectionTimeout: timeoutMs,
-          greetingTimeout: timeoutMs,
-          socketTimeout: timeoutMs,
-          tls,
-        });
-        // A failed login also emits 'error'; without a listener it would crash the process.
-        client.on('error', () => {});
-        await client.connect();
         await client.logout();
       } catch (error) {
         throw mailLoginError('IMAP', error);
       } finally {
-        client?.close();
+        client.close();
       }
     },
   };
+}
+
+/**
+ * A connected, logged-in imapflow client for `s`, at the vetted address of its host (mailTarget),
+ * IDLE left to the caller; a failure to connect or log in is a MailLoginError with a fixed message.
+ */
+export async function connectImap(s: MailServerSettings, options: MailConnectionOptions & { socketTimeoutMs?: number } = {}): Promise<ImapFlow> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  let c: ImapFlow | undefined;
+  try {
+    const target = await mailTarget(s.host, options);
+    c = new ImapFlow({
+      host: target.address,
+      ...(target.servername ? { servername: target.servername } : {}),
+      port: s.port,
+      secure: s.secure ?? s.port === 993,
+      auth: imapAuth(s),
+      logger: false,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: options.socketTimeoutMs ?? Math.max(timeoutMs, 5 * 60_000),
+      tls: { rejectUnauthorized: options.rejectUnauthorized ?? true },
+      // IDLE is started explicitly where it is wanted (waitForNews).
+      disableAutoIdle: true,
+    });
+    // Errors also surface from the awaited calls; without a listener they would crash the process.
+    c.on('error', () => {});
+    await c.connect();
+    return c;
+  } catch (error) {
+    c?.close();
+    throw mailLoginError('IMAP', error);
+  }
 }

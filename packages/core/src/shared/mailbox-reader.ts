@@ -1,5 +1,5 @@
-import { ImapFlow } from 'imapflow';
-import { imapAuth, mailLoginError, mailTarget, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
+import type { ImapFlow } from 'imapflow';
+import { connectImap, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
 
 /** One message read from a mailbox's INBOX. */
 export interface FetchedMessage {
@@ -33,39 +33,6 @@ export interface MailboxReader {
    * latest after `timeoutMs`, or when `signal` aborts.
    */
   waitForNews(options: { imap: MailServerSettings; timeoutMs: number; signal?: AbortSignal }): Promise<void>;
-}
-
-/**
- * A connected, logged-in imapflow client for `s`, at the vetted address of its host (mailTarget),
- * IDLE left to the caller; a failure to connect or log in is a MailLoginError with a fixed message.
- */
-export async function connectImap(s: MailServerSettings, options: MailConnectionOptions = {}): Promise<ImapFlow> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  let c: ImapFlow | undefined;
-  try {
-    const target = await mailTarget(s.host, options);
-    c = new ImapFlow({
-      host: target.address,
-      ...(target.servername ? { servername: target.servername } : {}),
-      port: s.port,
-      secure: s.secure ?? s.port === 993,
-      auth: imapAuth(s),
-      logger: false,
-      connectionTimeout: timeoutMs,
-      greetingTimeout: timeoutMs,
-      socketTimeout: Math.max(timeoutMs, 5 * 60_000),
-      tls: { rejectUnauthorized: options.rejectUnauthorized ?? true },
-      // IDLE is started explicitly where it is wanted (waitForNews).
-      disableAutoIdle: true,
-    });
-    // Errors also surface from the awaited calls; without a listener they would crash the process.
-    c.on('error', () => {});
-    await c.connect();
-    return c;
-  } catch (error) {
-    c?.close();
-    throw mailLoginError('IMAP', error);
-  }
 }
 
 /**

@@ -1,5 +1,4 @@
-import { connectImap } from './mailbox-reader';
-import type { MailConnectionOptions, MailServerSettings } from './mail-verifier';
+import { connectImap, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
 
 /** Where a folder puts a message, for warmup placement. */
 export type FolderKind = 'INBOX' | 'SPAM' | 'PROMOTIONS';
