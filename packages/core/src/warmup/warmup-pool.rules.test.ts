@@ -46,6 +46,27 @@ describe('warmup pool', () => {
     const firsts = new Set(Array.from({ length: 20 }, (_, i) => pickRecipient({ candidates: [b, c], sentTodayTo: new Map(), seed: `s${i}` })?.id));
     expect(firsts).toEqual(new Set(['b', 'c']));
   });
+
+  it('among mailboxes it wrote to equally, writes to the one the pool wrote to least, so none is left out', () => {
+    expect(pickRecipient({ candidates: [b, c], sentTodayTo: new Map(), receivedToday: new Map([['b', 1]]), seed: 's' })?.id).toBe('c');
+    // Its own spread comes first: it does not write twice to c while b waits for its first.
+    expect(pickRecipient({ candidates: [b, c], sentTodayTo: new Map([['c', 1]]), receivedToday: new Map([['b', 5]]), seed: 's' })?.id).toBe('b');
+    // A day of two e-mails each in a pool of five on four domains, whatever the ids: everyone receives.
+    for (let run = 0; run < 300; run++) {
+      const box = ['ann@alpha.test', 'al@alpha.test', 'bob@beta.test', 'cy@gamma.test', 'dan@delta.test'].map((email, i) => m(`r${run}m${i}`, email));
+      const received = new Map<string, number>();
+      const sentTo = new Map<string, Map<string, number>>();
+      for (let round = 0; round < 2; round++) {
+        for (const sender of box) {
+          const own = sentTo.get(sender.id) ?? sentTo.set(sender.id, new Map()).get(sender.id)!;
+          const to = pickRecipient({ candidates: poolFor({ sender, pool: box, sharedPool: false }), sentTodayTo: own, receivedToday: received, seed: `${sender.id}:${run}:${round}` })!;
+          own.set(to.id, (own.get(to.id) ?? 0) + 1);
+          received.set(to.id, (received.get(to.id) ?? 0) + 1);
+        }
+      }
+      for (const mailbox of box) expect(received.get(mailbox.id) ?? 0, `${mailbox.email} in run ${run}`).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe('reply rate', () => {

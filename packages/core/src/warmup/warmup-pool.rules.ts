@@ -46,16 +46,21 @@ export function poolFor(options: { sender: PoolMailbox; pool: PoolMailbox[]; sha
 
 /**
  * The recipient of a sender's next warmup e-mail among `candidates`: the one it wrote to least
- * today (`sentTodayTo`: recipient id → count), ties broken by a hash of the seed and the id, so
- * a sender's e-mails spread over the pool and different senders start at different mailboxes.
- * Null when there is none.
+ * today (`sentTodayTo`: recipient id → count), then the one the whole pool wrote to least today
+ * (`receivedToday`: recipient id → count), so every mailbox of the pool receives its share and
+ * none is left out; remaining ties broken by a hash of the seed and the id, so different senders
+ * start at different mailboxes. Null when there is none.
  */
-export function pickRecipient(options: { candidates: PoolMailbox[]; sentTodayTo: ReadonlyMap<string, number>; seed: string }): PoolMailbox | null {
-  let best: { m: PoolMailbox; count: number; tie: number } | null = null;
+export function pickRecipient(options: {
+  candidates: PoolMailbox[];
+  sentTodayTo: ReadonlyMap<string, number>;
+  receivedToday?: ReadonlyMap<string, number>;
+  seed: string;
+}): PoolMailbox | null {
+  let best: { m: PoolMailbox; key: [number, number, number] } | null = null;
   for (const m of options.candidates) {
-    const count = options.sentTodayTo.get(m.id) ?? 0;
-    const tie = hash32(`${options.seed}\u0000${m.id}`);
-    if (!best || count < best.count || (count === best.count && tie < best.tie)) best = { m, count, tie };
+    const key: [number, number, number] = [options.sentTodayTo.get(m.id) ?? 0, options.receivedToday?.get(m.id) ?? 0, hash32(`${options.seed}\u0000${m.id}`)];
+    if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && (key[1] < best.key[1] || (key[1] === best.key[1] && key[2] < best.key[2])))) best = { m, key };
   }
   return best?.m ?? null;
 }

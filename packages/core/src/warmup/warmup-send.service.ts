@@ -21,7 +21,7 @@ import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogi
 import { isWithinWindow, sendingGapWithJitter, type CampaignSchedule } from '../sending/index';
 import { customWords, warmupContent } from './warmup-content.rules';
 import { DAY_MS, MAX_THREAD_DEPTH, pickRecipient, poolFor, rampTarget, type PoolMailbox } from './warmup-pool.rules';
-import { CAMPAIGN_DEMAND_SQL, DAY_COUNTS_SQL, LOCK_SENDER_SQL, PENDING_REPLIES_SQL, POOL_SQL, SENT_TO_SQL } from './warmup.queries';
+import { CAMPAIGN_DEMAND_SQL, DAY_COUNTS_SQL, LOCK_SENDER_SQL, PENDING_REPLIES_SQL, POOL_SQL, RECEIVED_SQL, SENT_TO_SQL } from './warmup.queries';
 import { recipientProvider } from './warmup-provider.service';
 
 export interface PoolRow {
@@ -88,7 +88,8 @@ export async function runWarmupSendTick(options: { deps: ServiceDeps; sharedPool
   const days = new Map<string, Date>();
   const dayStart = (tz: string) => days.get(tz) ?? days.set(tz, dayBounds({ timezone: tz, at: now }).start).get(tz)!;
   const ids = free.map((r) => r.id);
-  const [counts, demand, replies, sentTo] = await Promise.all([
+  const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
+  const [counts, demand, replies, sentTo, received] = await Promise.all([
     db.$queryRawUnsafe<{ id: string; other_today: number; warmup_today: number }[]>(DAY_COUNTS_SQL, ids, free.map((r) => dayStart(r.timezone).toISOString())),
     db.$queryRawUnsafe<{ email_account_id: string; schedule: Omit<CampaignSchedule, 'startDate' | 'endDate'> | null; start_date: string | null; end_date: string | null }[]>(
       CAMPAIGN_DEMAND_SQL,
@@ -96,8 +97,10 @@ export async function runWarmupSendTick(options: { deps: ServiceDeps; sharedPool
       now.toISOString(),
     ),
     db.$queryRawUnsafe<ReplyRow[]>(PENDING_REPLIES_SQL, ids),
-    db.$queryRawUnsafe<{ sender_account_id: string; recipient_account_id: string; n: number }[]>(SENT_TO_SQL, ids, new Date(now.getTime() - DAY_MS).toISOString()),
+    db.$queryRawUnsafe<{ sender_account_id: string; recipient_account_id: string; n: number }[]>(SENT_TO_SQL, ids, dayAgo),
+    db.$queryRawUnsafe<{ recipient_account_id: string; n: number }[]>(RECEIVED_SQL, rows.map((r) => r.id), dayAgo),
   ]);
+  const receivedToday = new Map(received.map((r) => [r.recipient_account_id, r.n]));
   const countOf = new Map(counts.map((c) => [c.id, c]));
   const busy = new Set(
     demand.filter((d) => d.schedule && isWithinWindow({ schedule: { ...d.schedule, startDate: d.start_date, endDate: d.end_date }, at: now })).map((d) => d.email_account_id),
@@ -130,7 +133,7 @@ export async function runWarmupSendTick(options: { deps: ServiceDeps; sharedPool
       to = original ?? (await db.emailAccount.findUnique({ where: { id: reply.sender_account_id }, select: { id: true, email: true, firstName: true } }).then((r) => (r ? { id: r.id, email: r.email, first_name: r.firstName } : undefined)));
     } else {
       const candidates = poolFor({ sender: pool.find((p) => p.id === sender.id)!, pool, sharedPool: options.sharedPool ?? false });
-      const picked = pickRecipient({ candidates, sentTodayTo: sentToOf.get(sender.id) ?? new Map(), seed: `${sender.id}:${now.toISOString()}` });
+      const picked = pickRecipient({ candidates, sentTodayTo: sentToOf.get(sender.id) ?? new Map(), receivedToday, seed: `${sender.id}:${now.toISOString()}` });
       const row = picked ? byId.get(picked.id) : undefined;
       to = row;
     }
@@ -138,6 +141,7 @@ export async function runWarmupSendTick(options: { deps: ServiceDeps; sharedPool
     const outcome = await sendOne({ deps, now, sender, to, reply: reply ?? null, provider: await providerOf(to.email) });
     if (outcome === 'sent') {
       result.sent += 1;
+      receivedToday.set(to.id, (receivedToday.get(to.id) ?? 0) + 1);
       if (reply) result.replies += 1;
       if (!reply) {
         const m = sentToOf.get(sender.id) ?? sentToOf.set(sender.id, new Map()).get(sender.id)!;

@@ -34,6 +34,12 @@ export const SENT_TO_SQL = `
     FROM warmup_messages WHERE sender_account_id = ANY($1::text[]) AND sent_at >= $2::timestamptz
    GROUP BY 1, 2`;
 
+/** Warmup e-mails each pool mailbox received since $2 (from anyone): $1 mailbox ids. */
+export const RECEIVED_SQL = `
+  SELECT recipient_account_id, count(*)::int AS n
+    FROM warmup_messages WHERE recipient_account_id = ANY($1::text[]) AND sent_at >= $2::timestamptz
+   GROUP BY 1`;
+
 /**
  * The campaigns that would use these mailboxes now: ACTIVE, with a lead due. Their schedules
  * say whether they are inside their sending window (checked in code). $1 mailbox ids, $2 now.
