@@ -5,6 +5,7 @@
 //   core is framework-free   no express, graphql, yoga, pothos, trpc in packages/core
 //   domains                  packages/core/src/<domain>/ reaches another domain only through its index.ts;
 //                            shared/ and testing/ are kernels any domain may import; shared/ imports no domain
+//   web app                  apps/web imports nothing from packages/* or the gateway: it talks only GraphQL
 //   no domain cycles         no import cycle between domain folders (production code; checked by the second
 //                            pass, .dependency-cruiser.cycles.cjs)
 //
@@ -80,6 +81,16 @@ module.exports = {
       to: { path: `${CORE}[^/]+\\.ts$` },
     },
     {
+      name: 'web-talks-only-graphql',
+      comment:
+        'apps/web is a browser app that reaches the server only over GraphQL (/graphql), so the UI proves ' +
+        'the schema and nothing bypasses core: it imports nothing from packages/* or the gateway (its types ' +
+        'come from the checked-in schema through gql.tada).',
+      severity: 'error',
+      from: { path: '^apps/web/' },
+      to: { path: ['^packages/', '^apps/gateway/', '(^|/)node_modules/@outreach/'] },
+    },
+    {
       name: 'production-imports-no-test-code',
       comment: 'Test files, test helpers and testing/ kernels are for the tests only.',
       severity: 'error',
@@ -96,6 +107,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ['node_modules', '^packages/db/src/generated/'] },
+    // The web app's build output (bundles, not sources).
+    exclude: { path: '^apps/web/dist/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {
@@ -103,7 +116,7 @@ module.exports = {
       // TypeScript sources through package.json "exports".
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.mts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '.json'],
       mainFields: ['module', 'main', 'types'],
     },
   },

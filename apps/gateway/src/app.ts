@@ -3,7 +3,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AnyRouter } from '@trpc/server';
 import type { GraphQLSchema } from 'graphql';
 import { pendingMigrations, type Database } from '@outreach/db';
-import { requestIdOf, headerApiKey, type GatewayDeps } from './request-context';
+import { requestIdOf, credentialsOf, type GatewayDeps } from './request-context';
 import { restRouter } from './rest/adapter';
 import { routes as defaultRoutes } from './rest/routes';
 import type { Route } from './rest/route';
@@ -13,6 +13,7 @@ import { appRouter } from './trpc/router';
 import { graphqlRouter } from './graphql/yoga';
 import { trackingRouter } from './tracking-routes';
 import { oauthCallbackRouter } from './oauth-routes';
+import { webRouter } from './web-routes';
 import { loggableUrl } from './loggable-url';
 import { BODY_LIMIT_BYTES, jsonBodyParser, requestProblemOf } from './request-body';
 import { internalRestError, trpcRequestError } from './errors/error-map';
@@ -30,6 +31,8 @@ export function createApp(options: {
   graphqlSchema?: GraphQLSchema;
   /** Set by the process when a shutdown starts: the health endpoints answer 503 `stopping` from then on. */
   lifecycle?: { stopping: boolean };
+  /** The built web app served at `/` (tests use their own; production: apps/web/dist). */
+  webDist?: string;
 }): Express {
   const { deps, db } = options;
   const routes = options.routes ?? defaultRoutes;
@@ -123,7 +126,7 @@ export function createApp(options: {
       },
       createContext: ({ req, res }) => ({
         deps,
-        apiKey: headerApiKey(req),
+        ...credentialsOf(req),
         requestId: res.locals['requestId'] as string,
         clientAddress: req.ip ?? 'unknown',
       }),
@@ -134,6 +137,9 @@ export function createApp(options: {
   );
 
   app.use(graphqlRouter({ deps, schema: options.graphqlSchema }));
+
+  // The web app at `/` and its client-side routes, after every API so their paths stay theirs.
+  app.use(webRouter({ distDir: options.webDist }));
 
   app.use((req: Request, res: Response) => {
     res.status(404).json({ status: 'error', message: `no such path: ${req.method} ${req.path}`, code: 'request.unknown_path' });

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import {
   createOrganization,
   createPartnerKey,
+  createSetupLink,
   createSecretBox,
   describeInstallationSettings,
   installationSettingProblem,
@@ -17,7 +18,7 @@ import { EnvError, installationSettingsOf, loadEnv } from './env';
 import { claimDataDir, DataDirLockedError, tightenDataDir, type DataDirLock } from './data-dir';
 import { createLogger } from './logger';
 import { listOrganizations, setWarmupSharedPool } from './cli-org';
-import { loadEncryptionKey, migrate, openDatabase } from './services';
+import { loadEncryptionKey, migrate, openDatabase, publicUrlOf } from './services';
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
@@ -38,6 +39,11 @@ commands:
                           opt the organization in to (or out of) the installation's shared warmup pool, which
                           WARMUP_SHARED_POOL=true turns on; prints the new state
   org list                every organization: workspaces, lead allowance, shared warmup pool opt-in
+  people setup-link [--org <organization_id>]
+                          print a one-time link (7 days) that creates an owner in the web app: of a new
+                          organization, or with --org of that one (e.g. made with init); PUBLIC_URL is its base
+  people list [--org <organization_id>]
+                          the people who sign in to the web app: e-mail, name, role, organization
   migrate                 apply pending database migrations
   settings get [<KEY>]    the installation settings (OAuth clients of Google and Microsoft, …): where each
                           value comes from (environment, stored, unset) and the value unless it is secret
@@ -93,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
-  const known = ['init', 'keys', 'org', 'migrate', 'settings'];
+  const known = ['init', 'keys', 'org', 'migrate', 'settings', 'people'];
   if (!known.includes(command)) throw new UsageError(`unknown command: ${command}`);
 
   if (command === 'settings' && sub === 'set' && arg && value !== undefined && value !== '-') {
@@ -225,6 +231,21 @@ async function main(argv: string[]): Promise<number> {
       print({ status: 'success', ...state });
     } else if (command === 'org' && sub === 'list') {
       print(await listOrganizations({ db: prisma }));
+    } else if (command === 'people' && sub === 'setup-link') {
+      const organizationId = values.org === undefined ? null : needId(values.org, '--org <organization_id>');
+      if (organizationId && !(await prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true } }))) {
+        throw new UsageError(`no organization ${organizationId}`);
+      }
+      const setup = await createSetupLink({ db: prisma, publicUrl: publicUrlOf(env), organizationId });
+      print({ setup_link: setup.link, organization_id: setup.organizationId, expires_at: setup.expiresAt });
+    } else if (command === 'people' && sub === 'list') {
+      const organizationId = values.org === undefined ? undefined : needId(values.org, '--org <organization_id>');
+      const people = await prisma.user.findMany({
+        where: organizationId ? { organizationId } : {},
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        select: { id: true, email: true, name: true, role: true, organizationId: true, createdAt: true, _count: { select: { sessions: true } } },
+      });
+      print(people.map((p) => ({ id: p.id, email: p.email, name: p.name, role: p.role, organization_id: p.organizationId, created_at: p.createdAt, sessions: p._count.sessions })));
     } else {
       throw new UsageError(`unknown command: ${positionals.join(' ')}`);
     }

@@ -4,10 +4,10 @@ import { EnvError, loadEnv, type Env } from './env';
 import { createLogger } from './logger';
 import { createApp } from './app';
 import { listen, ListenError, type RunningServer } from './server';
-import { bootstrapIfEmpty, keyBanner } from './bootstrap';
+import { bootstrapIfEmpty, keyBanner, setupBanner } from './bootstrap';
 import { gatewayDeps, migrate, openDatabase, publicUrlOf } from './services';
 import { claimDataDir, DataDirLockedError, tightenDataDir, type DataDirLock } from './data-dir';
-import { startAccountAutomationWorker, startReplyWorker, startSendingWorker, startWarmupWorker, startWebhookWorker } from '@outreach/core';
+import { ensureSetupLink, startAccountAutomationWorker, startReplyWorker, startSendingWorker, startWarmupWorker, startWebhookWorker } from '@outreach/core';
 import type { Database } from '@outreach/db';
 
 /** A start the operator has to fix: one line on stderr, exit code 1. */
@@ -113,6 +113,9 @@ if (env.ROLE !== 'worker') {
 try {
   const created = await bootstrapIfEmpty({ db: db!.prisma });
   if (created) process.stdout.write(`\n${keyBanner(created)}\n\n`);
+  // While nobody has signed up: a one-time link that creates the owner (printed, never logged).
+  const setup = env.ROLE !== 'worker' ? await ensureSetupLink({ db: db!.prisma, publicUrl }) : null;
+  if (setup) process.stdout.write(`\n${setupBanner(setup)}\n\n`);
 } catch (error) {
   await server?.close(0);
   await abortStart(`start failed: ${(error as Error).message.split('\n')[0]}`, error);

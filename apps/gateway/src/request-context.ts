@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ANONYMOUS_ACTOR, DomainError, type Actor, type Authenticator, type Ctx, type ServiceDeps } from '@outreach/core';
+import { ANONYMOUS_ACTOR, authenticateSession, CSRF_HEADER, DomainError, forbidden, SESSION_COOKIE, type Actor, type Authenticator, type Ctx, type ServiceDeps, type SessionPrincipal } from '@outreach/core';
 import type { AuthFailureLimiter, RateLimiter } from './rate-limit';
 
 /** What every transport needs to turn a request into an operation context. */
@@ -78,4 +78,82 @@ export function anonymousContext(options: { deps: GatewayDeps; requestId: string
     requestId: options.requestId,
     log: options.deps.service.log.child({ reqId: options.requestId }),
   };
+}
+
+/** A cookie's value from the request's Cookie header (the first of that name). */
+export function cookieOf(req: IncomingMessage, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+/** How a request may authenticate: an API key (which wins when both are sent) or the session cookie with its CSRF header. */
+export interface Credentials {
+  apiKey: string | undefined;
+  sessionToken: string | undefined;
+  csrfToken: string | undefined;
+}
+
+export function credentialsOf(req: IncomingMessage, apiKey: string | undefined = headerApiKey(req)): Credentials {
+  const csrf = req.headers[CSRF_HEADER];
+  return { apiKey, sessionToken: cookieOf(req, SESSION_COOKIE), csrfToken: Array.isArray(csrf) ? csrf[0] : csrf };
+}
+
+function sameToken(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function sessionCtx(deps: GatewayDeps, principal: SessionPrincipal, requestId: string): Ctx {
+  // Each person has their own rate-limit bucket, whichever browser they use.
+  deps.rateLimiter.take(`user:${principal.actor.userId}`);
+  return {
+    ...deps.service,
+    actor: principal.actor,
+    requestId,
+    log: deps.service.log.child({ reqId: requestId, org: principal.actor.organizationId, user: principal.actor.userId }),
+  };
+}
+
+/**
+ * The cookie's session. Session tokens are 256 random bits, so unknown ones do not spend the
+ * address's failure budget (a browser holding an ended session must still be able to sign in);
+ * they take a token of the address's anonymous rate-limit bucket instead.
+ */
+async function lookupSession(options: { deps: GatewayDeps; token: string; clientAddress: string }): Promise<SessionPrincipal | null> {
+  const { deps, token, clientAddress } = options;
+  const principal = await authenticateSession({ db: deps.service.db, caches: deps.service.caches, clock: deps.service.ports.clock, token });
+  if (!principal) deps.rateLimiter.take(`anonymous:${clientAddress}`);
+  return principal;
+}
+
+/**
+ * The context of an authenticated request: the API key's when one is sent (key behaviour as
+ * before, see authenticatedContext), otherwise the session cookie's. A cookie-authenticated write
+ * (`writes`: a GraphQL or tRPC mutation, a REST call other than GET) must carry the session's CSRF
+ * token in `x-csrf-token` (403 `auth.csrf_failed`); keys are exempt, browsers do not send them on
+ * their own. An ended or unknown session is 401 `auth.invalid_session`.
+ */
+export async function callerContext(options: { deps: GatewayDeps; credentials: Credentials; requestId: string; clientAddress: string; writes: boolean }): Promise<Ctx> {
+  const { deps, credentials, requestId, clientAddress } = options;
+  if (credentials.apiKey || !credentials.sessionToken) return authenticatedContext({ deps, apiKey: credentials.apiKey, requestId, clientAddress });
+  const principal = await lookupSession({ deps, token: credentials.sessionToken, clientAddress });
+  if (!principal) throw new DomainError({ kind: 'unauthenticated', code: 'auth.invalid_session', message: 'the session has ended or is unknown: sign in again' });
+  if (options.writes && !sameToken(credentials.csrfToken, principal.csrfToken)) {
+    throw forbidden('auth.csrf_failed', `a write made with the session cookie must carry the session's CSRF token in the ${CSRF_HEADER} header`);
+  }
+  return sessionCtx(deps, principal, requestId);
+}
+
+/** A public read (GraphQL `viewer`): the session's context when the cookie holds a live session, else the anonymous one. */
+export async function optionalSessionContext(options: { deps: GatewayDeps; sessionToken: string | undefined; requestId: string; clientAddress: string }): Promise<Ctx> {
+  const { deps, sessionToken, requestId, clientAddress } = options;
+  const principal = sessionToken ? await lookupSession({ deps, token: sessionToken, clientAddress }) : null;
+  return principal ? sessionCtx(deps, principal, requestId) : anonymousContext({ deps, requestId, clientAddress });
 }

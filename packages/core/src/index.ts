@@ -36,3 +36,4 @@ export * from './warmup/index';
 export { runAutomationRound, startAccountAutomationWorker, type AutomationRoundResult, type AutomationWorker } from './account-automation/index';
 export * from './webhook/webhook-signature.rules';
 export { listedWebhookUrl } from './webhook/webhook.rules';
+export { sessionOperations, authenticateSession, forgetSessions, createSetupLink, ensureSetupLink, SESSION_COOKIE, CSRF_HEADER, SESSION_MAX_MS, type SessionPrincipal, type SetupLink } from './people/index';

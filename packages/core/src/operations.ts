@@ -18,6 +18,7 @@ import { emailAccountOperations } from './email-account/index';
 import { analyticsOperations } from './analytics/index';
 import { partnerOperations } from './partner/index';
 import { accountAutomationOperations } from './account-automation/index';
+import { peopleOperations } from './people/index';
 
 export const operations = {
   workspace: workspaceOperations,
@@ -38,6 +39,7 @@ export const operations = {
   analytics: analyticsOperations,
   partner: partnerOperations,
   accountAutomation: accountAutomationOperations,
+  people: peopleOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -4,9 +4,13 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import type PrismaTypes from '@outreach/db/pothos-types';
 import { getDatamodel } from '@outreach/db/pothos-types';
 import type { Ctx } from '@outreach/core';
+import type { ServerResponse } from 'node:http';
+import type { GatewayDeps } from '../request-context';
 
 export interface GraphqlContext {
   ctx: Ctx;
+  /** The HTTP exchange, for the fields that set or clear the session cookie (people.graphql.ts). */
+  http?: { res: ServerResponse; deps: GatewayDeps; clientAddress: string; userAgent: string | undefined };
 }
 
 export const builder = new SchemaBuilder<{ Context: GraphqlContext; PrismaTypes: PrismaTypes; Scalars: { JSON: { Input: unknown; Output: unknown } }; DefaultFieldNullability: false }>({

@@ -20,6 +20,7 @@ import './email-account.graphql';
 import './analytics.graphql';
 import './partner.graphql';
 import './account-automation.graphql';
+import './people.graphql';
 
 lookupField('node', Node, 'An object of the workspace by id, whatever its type (a Node: workspace, campaign, lead, unibox thread, tag, webhook, mailbox, automation rule); null when the workspace has none');
 

@@ -3,7 +3,7 @@ import { getOperationAST, Kind, parse, type GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import express, { type Request, type Response, type Router } from 'express';
 import { graphqlErrorOf } from '../errors/error-map';
-import { anonymousContext, authenticatedContext, headerApiKey, type GatewayDeps } from '../request-context';
+import { anonymousContext, callerContext, credentialsOf, optionalSessionContext, type GatewayDeps } from '../request-context';
 import type { GraphqlContext } from './builder';
 import { schema as defaultSchema } from './schema';
 import { useRequestInputRules } from './request-input.plugin';
@@ -14,14 +14,29 @@ import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspect
 
 type ServerContext = { req: Request; res: Response };
 
-/** Root fields that answer without an API key: accepting an invitation (the invited person has none yet), and `__typename`. */
-const PUBLIC_FIELDS = new Set(['acceptInvite', '__typename']);
+/**
+ * Root fields that answer without an API key or a session: accepting an invitation (the invited
+ * person has none yet), signing in, setting up the owner, `viewer` (null without a session), and `__typename`.
+ */
+const PUBLIC_FIELDS = new Set(['acceptInvite', 'signIn', 'setUpOwner', 'acceptInvitation', 'viewer', '__typename']);
 
-/** Whether the operation a request runs is a mutation of public root fields only: a request without a key gets through only then. */
+/** The kind of operation a request runs (query, mutation, subscription), or null when it names none or does not parse. */
+export function operationTypeOf(options: { query?: string; operationName?: string | null }): string | null {
+  try {
+    return (options.query ? getOperationAST(parse(options.query), options.operationName)?.operation : null) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the operation a request runs is a query or mutation of public root fields only: a request without credentials gets through only then. */
 export function isPublicOperation(options: { query?: string; operationName?: string | null }): boolean {
   try {
     const op = options.query ? getOperationAST(parse(options.query), options.operationName) : null;
-    return op?.operation === 'mutation' && op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && PUBLIC_FIELDS.has(s.name.value));
+    return (
+      (op?.operation === 'mutation' || op?.operation === 'query') &&
+      op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && PUBLIC_FIELDS.has(s.name.value))
+    );
   } catch {
     return false;
   }
@@ -61,11 +76,18 @@ export function graphqlRouter(options: { deps: GatewayDeps; schema?: GraphQLSche
       ...(deps.graphqlIntrospection ? [] : [useDisableIntrospection()]),
     ],
     // A failed authentication is thrown as it is: maskError answers it with its HTTP status.
+    // The API key wins; without one, the session cookie (whose writes carry x-csrf-token); public
+    // fields answer without either: public mutations run anonymously, `viewer` reads the session if any.
     context: async ({ req, res, params }) => {
       const request = { deps, requestId: res.locals['requestId'] as string, clientAddress: req.ip ?? 'unknown' };
-      const apiKey = headerApiKey(req);
-      if (!apiKey && isPublicOperation(params)) return { ctx: anonymousContext(request) };
-      return { ctx: await authenticatedContext({ ...request, apiKey }) };
+      const http = { res, deps, clientAddress: request.clientAddress, userAgent: req.headers['user-agent'] };
+      const credentials = credentialsOf(req);
+      const type = operationTypeOf(params);
+      if (!credentials.apiKey && isPublicOperation(params)) {
+        const ctx = type === 'query' ? await optionalSessionContext({ ...request, sessionToken: credentials.sessionToken }) : anonymousContext(request);
+        return { ctx, http };
+      }
+      return { ctx: await callerContext({ ...request, credentials, writes: type === 'mutation' || type === 'subscription' }), http };
     },
   });
 

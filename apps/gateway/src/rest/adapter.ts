@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { executeOperation, toDomainError } from '@outreach/core';
 import type { Logger } from 'pino';
 import { internalRestError, restError, restRequestError, type RestErrorShape } from '../errors/error-map';
-import { anonymousContext, authenticatedContext, type GatewayDeps } from '../request-context';
+import { anonymousContext, callerContext, credentialsOf, type GatewayDeps } from '../request-context';
 import type { Route } from './route';
 import { jsonBodyParser, requestProblemOf } from '../request-body';
 
@@ -63,7 +63,7 @@ export function restRouter(options: { deps: GatewayDeps; routes: Route[] }): Rou
       try {
         const ctx = r.public
           ? anonymousContext({ deps: options.deps, requestId, clientAddress: req.ip ?? 'unknown' })
-          : await authenticatedContext({ deps: options.deps, apiKey: apiKeyOf(req), requestId, clientAddress: req.ip ?? 'unknown' });
+          : await callerContext({ deps: options.deps, credentials: credentialsOf(req, apiKeyOf(req)), requestId, clientAddress: req.ip ?? 'unknown', writes: req.method !== 'GET' && req.method !== 'HEAD' });
         res.locals['operation'] = r.op.name;
         const input = inputOf(req);
         const output = await executeOperation({ op: r.op, ctx, input });

@@ -13,13 +13,13 @@ import type { AppRouter } from '../trpc/router';
 
 /** The real app on a loopback port, on the suite's database. */
 export async function startTestServer(
-  options: { env?: Record<string, string>; routes?: Route[]; trpcRouter?: AnyRouter; graphqlSchema?: GraphQLSchema; log?: Logger } = {},
+  options: { env?: Record<string, string>; routes?: Route[]; trpcRouter?: AnyRouter; graphqlSchema?: GraphQLSchema; log?: Logger; webDist?: string } = {},
 ) {
   const db = await testDatabase();
   // Tests talk to local mail servers and receivers: private targets are allowed unless a test says otherwise.
   const env: Env = loadEnv({ NODE_ENV: 'test', ALLOW_PRIVATE_TARGETS: 'true', ...options.env });
   const deps = gatewayDeps({ db, env, log: options.log ?? silentLogger, encryptionKey: randomBytes(32) });
-  const app = createApp({ deps, db, publicUrl: 'http://localhost', routes: options.routes, trpcRouter: options.trpcRouter, graphqlSchema: options.graphqlSchema });
+  const app = createApp({ deps, db, publicUrl: 'http://localhost', routes: options.routes, trpcRouter: options.trpcRouter, graphqlSchema: options.graphqlSchema, webDist: options.webDist });
   const server = await listen({ app, port: 0, host: '127.0.0.1', log: silentLogger, shutdownTimeoutMs: 1_000 });
   const url = server.url;
 

@@ -17,6 +17,7 @@ import { emailAccountRouter } from './routers/email-account.router';
 import { analyticsRouter } from './routers/analytics.router';
 import { partnerRouter } from './routers/partner.router';
 import { accountAutomationRouter } from './routers/account-automation.router';
+import { peopleRouter } from './routers/people.router';
 
 /** Mirrors the operation registry by domain: `workspace.list`, `campaign.launch`, … */
 export const appRouter = router({
@@ -38,6 +39,7 @@ export const appRouter = router({
   analytics: analyticsRouter,
   partner: partnerRouter,
   accountAutomation: accountAutomationRouter,
+  people: peopleRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,12 +3,15 @@ import { ZodError, type z } from 'zod';
 import { assertOperationAllowed, assertWellFormedText, executeParsedOperation, fromZodError, toDomainError, type Ctx, type Operation, type OperationKind } from '@outreach/core';
 import { maskedInternalError, trpcError } from '../errors/error-map';
 import { RequestProblemError, TOO_LARGE } from '../request-body';
-import { anonymousContext, authenticatedContext, type GatewayDeps } from '../request-context';
+import { anonymousContext, callerContext, type GatewayDeps } from '../request-context';
 
 /** Request-free: tests build it directly, the HTTP adapter builds it from headers. */
 export interface TrpcContext {
   deps: GatewayDeps;
   apiKey: string | undefined;
+  /** The session cookie and the CSRF header: used when no API key is sent (mutations need the CSRF token). */
+  sessionToken?: string | undefined;
+  csrfToken?: string | undefined;
   requestId: string;
   /** For rate-limiting public procedures and failed authentications per client. */
   clientAddress: string;
@@ -55,10 +58,11 @@ const wellFormedText = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-const authenticated = t.procedure.use(async ({ ctx, next }) => {
+const authenticated = t.procedure.use(async ({ ctx, type, next }) => {
   let opCtx: Ctx;
   try {
-    opCtx = await authenticatedContext({ deps: ctx.deps, apiKey: ctx.apiKey, requestId: ctx.requestId, clientAddress: ctx.clientAddress });
+    const credentials = { apiKey: ctx.apiKey, sessionToken: ctx.sessionToken, csrfToken: ctx.csrfToken };
+    opCtx = await callerContext({ deps: ctx.deps, credentials, requestId: ctx.requestId, clientAddress: ctx.clientAddress, writes: type !== 'query' });
   } catch (error) {
     throw trpcError(error);
   }
@@ -71,7 +75,7 @@ const authenticated = t.procedure.use(async ({ ctx, next }) => {
  * checked after the text rule and before the input is parsed, so a refused key gets its 403
  * whatever else it sends.
  */
-function authedFor(op: Pick<Operation, 'name' | 'partner'>) {
+function authedFor(op: Pick<Operation, 'name' | 'partner' | 'kind' | 'role'>) {
   return authenticated
     .use(wellFormedText)
     .use(({ ctx, next }) => {

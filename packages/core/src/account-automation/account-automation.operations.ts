@@ -204,6 +204,7 @@ export const getRule = defineOperation({
 export const createRule = defineOperation({
   name: 'accountAutomation.create',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Create an email account automation rule',
   description:
     'A rule: when `metric operator threshold` holds for a mailbox of the scope over the last `window_days` (default 7), its `actions` run on that mailbox, in order, at most once per `cooldown_minutes` (default 1440) for each mailbox. The scope is ALL (every mailbox of the workspace), TAGS (`tag_ids`) or ACCOUNTS (`email_account_ids`), inferred from the ids given when `scope` is left out. 400 naming the field for an unknown metric, operator or action, a threshold out of its metric’s range (rates in percent 0–100, health_score 0–100, counts whole numbers from 0), a window outside 1–90 days, or a tag or mailbox that is not the workspace’s. ' +
@@ -240,6 +241,7 @@ export const createRule = defineOperation({
 export const updateRule = defineOperation({
   name: 'accountAutomation.update',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Update an email account automation rule',
   description:
     'Changes the fields given; the others keep their value. Giving `scope`, `tag_ids` or `email_account_ids` replaces the scope (the scope is inferred from the ids when `scope` is left out; ids of the other kind are dropped). `actions`, when given, replace the list. The rule is validated whole, as on create (400 naming the field). The history and each mailbox’s cooldown stay. 404 `account_automation.rule_not_found` for a rule of another workspace or none.',
@@ -283,6 +285,7 @@ export const updateRule = defineOperation({
 export const deleteRules = defineOperation({
   name: 'accountAutomation.delete',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Delete email account automation rules',
   description:
     'Deletes rules of the workspace by id, with their history. What their firings changed on mailboxes stays. Ids that are unknown or of another workspace are ignored; `deleted_count` counts the rules removed.',
@@ -300,6 +303,7 @@ export const deleteRules = defineOperation({
 export const setRuleStatus = defineOperation({
   name: 'accountAutomation.status',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Enable or disable an email account automation rule',
   description:
     'Sets the rule ACTIVE (evaluated; a rule made ACTIVE again is evaluated on the worker’s next round) or INACTIVE (kept with its history, never evaluated). Idempotent. 404 `account_automation.rule_not_found` for a rule of another workspace or none.',
@@ -321,6 +325,7 @@ export const setRuleStatus = defineOperation({
 export const duplicateRule = defineOperation({
   name: 'accountAutomation.duplicate',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Duplicate an email account automation rule',
   description:
     'Copies a rule (scope, condition, actions, cooldown) under `name` ("<name> (copy)" when left out). The copy is INACTIVE, so that it does not act beside the original until it is edited and enabled, and starts with no history. 404 `account_automation.rule_not_found` for a rule of another workspace or none.',

@@ -1,5 +1,6 @@
 // Issuing and revoking API keys (the key is shown once and stored as its SHA-256).
 import { newId, type PrismaClient, type Tx } from '@outreach/db';
+import type { PersonRole } from '../shared/context';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key.rules';
 
 export async function issueApiKey(options: {
@@ -10,6 +11,8 @@ export async function issueApiKey(options: {
   clientId?: string;
   /** A partner key: the partner's name (it reaches only the workspaces that grant it). */
   partnerName?: string;
+  /** The role the key acts with (an invitation's); none: full access. */
+  role?: PersonRole;
 }): Promise<{ id: string; apiKey: string }> {
   const apiKey = generateApiKey();
   const id = newId();
@@ -23,6 +26,7 @@ export async function issueApiKey(options: {
       workspaceId: options.workspaceId ?? null,
       clientId: options.clientId ?? null,
       partnerName: options.partnerName ?? null,
+      role: options.role ?? null,
     },
   });
   return { id, apiKey };

@@ -16,6 +16,7 @@ async function loadActor(db: PrismaClient, apiKey: string): Promise<Actor | null
       workspaceId: true,
       revokedAt: true,
       partnerName: true,
+      role: true,
       partnerGrants: { select: { workspaceId: true }, orderBy: { workspaceId: 'asc' } },
       client: { select: { status: true, grants: { select: { workspaceId: true, permissions: true, hideLabels: true } } } },
     },
@@ -48,6 +49,7 @@ async function loadActor(db: PrismaClient, apiKey: string): Promise<Actor | null
     apiKeyId: key.id,
     workspaceIds: key.workspaceId ? [key.workspaceId] : null,
     clientGrants: null,
+    ...(key.role ? { role: key.role } : {}),
   };
 }
 

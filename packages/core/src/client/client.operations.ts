@@ -76,6 +76,7 @@ export const listClients = defineOperation({
 export const createClient = defineOperation({
   name: 'client.create',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Create a client account',
   description: [
     'Creates an ACTIVE client-access account with its per-workspace grants and issues it an API key, shown once in `api_key`.',
@@ -121,6 +122,7 @@ export const createClient = defineOperation({
 export const updateClientPermissions = defineOperation({
   name: 'client.updatePermissions',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Edit a client',
   description: `Takes the create body with \`client_id\`: replaces every grant of the client with \`workspaces\` (or \`client_permissions\`; an empty list removes all access), and sets the given \`client_email\` (409 \`client.duplicate_email\` when another client has it), names and \`notify_pos_reply_email\`; omitted fields keep their value. Validated as on create; an unknown client is 404. ${CACHE_NOTE} Organization keys only.`,
   input: UpdateClientPermissionsInput,
@@ -161,6 +163,7 @@ export const updateClientPermissions = defineOperation({
 export const setClientStatus = defineOperation({
   name: 'client.setStatus',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Activate or deactivate a client',
   description: `Sets a client ACTIVE or INACTIVE; an INACTIVE client's keys answer 401. An unknown client is 404. ${CACHE_NOTE} Organization keys only.`,
   input: SetClientStatusInput,
@@ -179,6 +182,7 @@ export const setClientStatus = defineOperation({
 export const deleteClient = defineOperation({
   name: 'client.delete',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Delete a client',
   description: `Deletes a client with its grants and API keys. An unknown client is 404. ${CACHE_NOTE} Organization keys only.`,
   input: DeleteClientInput,

@@ -36,6 +36,7 @@ async function findPartnerKey(options: { db: Tx; organizationId: string; id: str
 export const createPartnerKeyOperation = defineOperation({
   name: 'partner.createKey',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Create a partner key',
   description: `Issues an API key for an email-infrastructure partner (a provider creating mailboxes for this organization), named \`name\` (the partner's name, which the mailboxes it adds and its activity carry), shown once in \`api_key\` and stored as its SHA-256. The key reaches only the workspaces that grant it (\`workspace_ids\` here, each of the organization, 403 otherwise; more with POST /partner/grants), and runs only the partner operations (403 \`auth.partner_forbidden\` on every other). Several keys may carry the same name (rotation). ${ADMIN_ONLY}`,
   input: CreatePartnerKeyInput,
@@ -51,6 +52,7 @@ export const createPartnerKeyOperation = defineOperation({
 export const listPartnerKeys = defineOperation({
   name: 'partner.listKeys',
   kind: 'query',
+  role: 'admin',
   summary: 'List partner keys',
   description: `The organization's partner keys, oldest first, revoked ones included (\`revoked_at\`), each with the workspaces that grant it. Never the key itself: its first group, \`key_prefix\`. ${ADMIN_ONLY}`,
   input: ListPartnerKeysInput,
@@ -80,6 +82,7 @@ export const listPartnerKeys = defineOperation({
 export const revokePartnerKey = defineOperation({
   name: 'partner.revokeKey',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Revoke a partner key',
   description: `Revokes a partner key: requests with it answer 401 from then on (revoking a revoked key changes nothing). Its activity stays. 404 \`partner.key_not_found\` when the organization has no partner key with this id. ${CACHE_NOTE} ${ADMIN_ONLY}`,
   input: RevokePartnerKeyInput,
@@ -101,6 +104,7 @@ export const revokePartnerKey = defineOperation({
 export const grantPartnerWorkspace = defineOperation({
   name: 'partner.grantWorkspace',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Grant a workspace to a partner key',
   description: `The workspace \`workspace_id\` grants the partner key \`partner_key_id\`: the partner lists and adds its mailboxes (granting twice changes nothing). A revoked or unknown key is 404 \`partner.key_not_found\`; a workspace of another organization 403. ${CACHE_NOTE} ${ADMIN_ONLY}`,
   input: PartnerGrantInput,
@@ -120,6 +124,7 @@ export const grantPartnerWorkspace = defineOperation({
 export const revokePartnerGrant = defineOperation({
   name: 'partner.revokeGrant',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Withdraw a workspace from a partner key',
   description: `The workspace stops granting the partner key: the partner no longer sees it nor adds mailboxes to it (the mailboxes it added stay). Withdrawing a grant the key does not hold changes nothing; an unknown key is 404 \`partner.key_not_found\`. ${CACHE_NOTE} ${ADMIN_ONLY}`,
   input: PartnerGrantInput,
@@ -138,6 +143,7 @@ export const revokePartnerGrant = defineOperation({
 export const listPartnerActivity = defineOperation({
   name: 'partner.activity',
   kind: 'query',
+  role: 'admin',
   summary: 'List what partner keys did',
   description: `Every successful call of the organization's partner keys, newest first, paged with \`skip\` and \`limit\`: the partner's name, the operation, its workspace, and the email account it touched (an upload records one row per mailbox added). Filtered by \`workspace_id\` and \`partner_key_id\` when given. Refused calls (403) are not recorded. ${ADMIN_ONLY}`,
   input: ListPartnerActivityInput,

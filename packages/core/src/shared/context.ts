@@ -4,7 +4,10 @@ import type { Ports } from './ports';
 import type { SecretBox } from './secret-box';
 import type { InstallationSettingValues } from './oauth/oauth-settings';
 
-/** Who is calling: resolved from an API key by the transports, before any operation runs. */
+/** What a person (or a key issued for one) may do: see shared/role.rules.ts. */
+export type PersonRole = 'OWNER' | 'ADMIN' | 'MEMBER' | 'READ_ONLY';
+
+/** Who is calling: resolved from an API key or a session by the transports, before any operation runs. */
 export interface Actor {
   organizationId: string;
   apiKeyId: string;
@@ -18,6 +21,14 @@ export interface Actor {
    * Absent for every other key.
    */
   partnerName?: string;
+  /**
+   * The role the caller acts with (assertRoleAllows): a signed-in person's, or the one an API key
+   * was issued with (invitations accepted through the API). Absent: full access, as API keys have.
+   */
+  role?: PersonRole;
+  /** A signed-in person (session actors): the user and the session. `apiKeyId` is then ''. */
+  userId?: string;
+  sessionId?: string;
 }
 
 /**
@@ -49,10 +60,15 @@ export interface Settings {
 export interface Caches {
   /** workspace id → owning organization id (a workspace never changes organization). */
   workspaceOwner: Map<string, string>;
+  /**
+   * Session lookups of this process (people/session.service.ts), keyed by the token's hash; the
+   * people operations that end sessions or change roles clear it, so they take effect at once here.
+   */
+  sessions: Map<string, { value: unknown; expires: number }>;
 }
 
 export function createCaches(): Caches {
-  return { workspaceOwner: new Map() };
+  return { workspaceOwner: new Map(), sessions: new Map() };
 }
 
 export interface Ctx {

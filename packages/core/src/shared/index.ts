@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './context';
 export * from './operation';
+export * from './role.rules';
 export * from './input-text.rules';
 export * from './ports';
 export * from './schemas';

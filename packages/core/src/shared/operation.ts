@@ -4,6 +4,7 @@ import { forbidden, fromZodError, invalidField } from './errors';
 import { recordPartnerActivity } from './partner-activity';
 import { assertWorkspaceAccess } from './tenancy';
 import { findMalformedText } from './input-text.rules';
+import { assertRoleAllows, type OperationRole } from './role.rules';
 
 export type OperationKind = 'query' | 'mutation';
 
@@ -31,6 +32,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * `auth.partner_key_required` for other keys), which records its calls itself, in its transaction.
    */
   partner?: true | 'only';
+  /**
+   * The least role the caller needs (role.rules.ts): `admin` for what changes the organization's
+   * set-up, `owner` for what only owners do. READ_ONLY callers run queries only, whatever this says;
+   * callers without a role (API keys not issued for a person) run everything (403 `auth.role_forbidden`).
+   */
+  role?: OperationRole;
   run(ctx: Ctx, input: z.output<I>): Promise<z.input<O>>;
 }
 
@@ -43,15 +50,18 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType, const 
 
 /**
  * Whether the caller's kind of key may run the operation at all (see `Operation.partner`): the
- * one place partner keys are kept to the partner operations. Checked right after the text rule
+ * one place partner keys are kept to the partner operations, and roles to what they may run
+ * (`Operation.role`, role.rules.ts). Checked right after the text rule
  * and before the input is validated, so a partner key gets its 403 whatever else it sends.
  */
-export function assertOperationAllowed(op: Pick<Operation, 'name' | 'partner'>, actor: Actor): void {
+export function assertOperationAllowed(op: Pick<Operation, 'name' | 'partner' | 'kind' | 'role'>, actor: Actor): void {
   if (actor.partnerName !== undefined) {
     if (!op.partner) throw forbidden('auth.partner_forbidden', `a partner API key can only call the partner operations; ${op.name} is not one`);
   } else if (op.partner === 'only') {
     throw forbidden('auth.partner_key_required', `${op.name} is a partner operation: call it with a partner API key`);
   }
+  // The caller's role (a person's, or a key issued for one): READ_ONLY queries only, MEMBER no admin operation.
+  assertRoleAllows(op, actor);
 }
 
 /** Refuses input holding a string with a NUL or a lone surrogate (see input-text.rules). */

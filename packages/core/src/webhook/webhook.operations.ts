@@ -92,6 +92,7 @@ export const listWebhooks = defineOperation({
 export const addWebhook = defineOperation({
   name: 'webhook.add',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Add a webhook',
   description: [
     'Subscribes an http(s) URL to events of the workspace; the webhook starts ACTIVE.',
@@ -160,6 +161,7 @@ export const addWebhook = defineOperation({
 export const deleteWebhooks = defineOperation({
   name: 'webhook.delete',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Delete webhooks',
   description:
     'Deletes webhooks of the workspace by id. Ids that are unknown or of another workspace are ignored; `deleted_count` counts the webhooks removed.',

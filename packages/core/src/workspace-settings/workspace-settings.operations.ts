@@ -46,6 +46,7 @@ export const getWorkspaceSettings = defineOperation({
 export const updateWorkspaceSettings = defineOperation({
   name: 'workspaceSettings.update',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Update workspace settings',
   description: [
     'Changes the given settings and answers the full settings object after the change; settings not given keep their value.',

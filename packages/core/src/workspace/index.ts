@@ -3,8 +3,11 @@ import { createWorkspace, listWorkspaces } from './workspace.operations';
 import { copyWorkspaceSettings } from './workspace-copy.operations';
 import { acceptWorkspaceInvite, inviteUser } from './workspace-invite.operations';
 
-// Creating an organization with its first workspace (the CLI, the test factories).
-export { createOrganization } from './workspace.service';
+// Creating an organization with its first workspace (the CLI, the test factories, people's owner set-up).
+export { createOrganization, createOrganizationRecords } from './workspace.service';
+// Invitation tokens, which people/ also accepts (as a person, with a password, in the web app).
+export { hashInviteToken } from './workspace-invite.rules';
+export { invalidInviteToken } from './workspace-invite.service';
 
 export const workspaceOperations = {
   list: listWorkspaces,

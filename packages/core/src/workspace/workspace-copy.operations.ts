@@ -32,6 +32,7 @@ SELECT t.id, t.workspace_id, t.name, t.default_value, t.created_at
 export const copyWorkspaceSettings = defineOperation({
   name: 'workspace.copySettings',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Copy workspace settings to other workspaces',
   description: [
     'Copies the source workspace\'s (`workspace_id`) settings to each of `to_workspace_ids` (1 to 50, duplicates counted once),',

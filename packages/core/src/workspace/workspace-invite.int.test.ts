@@ -51,7 +51,7 @@ describe('inviting a user', () => {
       (await expectDomainError(executeOperation({ op: operations.workspace.inviteUser, ctx, input: { workspace_id: second, email: 'a@example.com', role: 'ADMIN', ...input } }), 'invalid')).fieldErrors;
     expect(await bad({ email: 'not-an-address' })).toEqual([{ field: 'email', message: 'must be a valid e-mail address' }]);
     expect(await bad({ email: undefined })).toEqual([{ field: 'email', message: 'is required' }]);
-    expect(await bad({ role: 'OWNER' })).toEqual([{ field: 'role', message: 'must be ADMIN or MEMBER' }]);
+    expect(await bad({ role: 'OWNER' })).toEqual([{ field: 'role', message: 'must be ADMIN, MEMBER or READ_ONLY' }]);
     const client = testCtx({ deps, actor: { ...org.actor, workspaceIds: [second], clientGrants: { [second]: { permissions: [], hideLabels: [] } } } });
     await expectDomainError(
       executeOperation({ op: operations.workspace.inviteUser, ctx: client, input: { workspace_id: second, email: 'a@example.com', role: 'ADMIN' } }),

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
 import { StatusSuccess, WorkspaceIdField } from '../shared/schemas';
 
-export const InviteRole = z.enum(['ADMIN', 'MEMBER'], { error: 'must be ADMIN or MEMBER' });
+/** Lenient in what it takes: any case, `read-only` and `read only` for READ_ONLY. */
+export const InviteRole = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/[- ]/g, '_') : value),
+  z.enum(['ADMIN', 'MEMBER', 'READ_ONLY'], { error: 'must be ADMIN, MEMBER or READ_ONLY' }),
+);
 export type InviteRole = z.infer<typeof InviteRole>;
 
 export const InviteUserInput = z.object({

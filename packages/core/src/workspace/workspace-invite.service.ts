@@ -32,6 +32,7 @@ export async function acceptInvite(options: { db: PrismaClient; token: string; n
       organizationId: invite.organizationId,
       workspaceId: invite.workspaceId,
       name: `invite ${invite.email} (${invite.role})`,
+      role: invite.role,
     });
     await tx.workspaceInvite.update({ where: { id: invite.id }, data: { apiKeyId: key.id } });
     return { workspaceId: invite.workspaceId, apiKey: key.apiKey, apiKeyId: key.id };

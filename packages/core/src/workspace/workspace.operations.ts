@@ -34,6 +34,7 @@ export const listWorkspaces = defineOperation({
 export const createWorkspace = defineOperation({
   name: 'workspace.create',
   kind: 'mutation',
+  role: 'admin',
   summary: 'Add a new workspace',
   description:
     'Creates a workspace in the API key\'s organization with the eight system lead labels. Keys limited to some workspaces (invited users, clients) cannot create workspaces (403).',

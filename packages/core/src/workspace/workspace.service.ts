@@ -24,6 +24,19 @@ export async function createWorkspaceRecords(options: { tx: Tx; organizationId: 
 }
 
 /**
+ * A new organization with its first workspace, inside the caller's transaction; no API key
+ * (people set up in the web app: setUpOwner).
+ */
+export async function createOrganizationRecords(options: { tx: Tx; name: string; workspaceName?: string; leadAllowance?: number }): Promise<{ organizationId: string; workspaceId: string }> {
+  const organizationId = newId();
+  await options.tx.organization.create({
+    data: { id: organizationId, name: options.name, leadAllowance: options.leadAllowance ?? null },
+  });
+  const workspace = await createWorkspaceRecords({ tx: options.tx, organizationId, name: options.workspaceName ?? 'Default workspace' });
+  return { organizationId, workspaceId: workspace.id };
+}
+
+/**
  * A new organization with its first workspace and an API key (shown once, stored hashed). It lives
  * here, beside the workspace it creates, so that workspace depends on auth and never the other way.
  */
@@ -34,16 +47,8 @@ export async function createOrganization(options: {
   leadAllowance?: number;
 }): Promise<{ organizationId: string; workspaceId: string; apiKeyId: string; apiKey: string }> {
   return options.db.$transaction(async (tx) => {
-    const organizationId = newId();
-    await tx.organization.create({
-      data: { id: organizationId, name: options.name, leadAllowance: options.leadAllowance ?? null },
-    });
-    const workspace = await createWorkspaceRecords({
-      tx,
-      organizationId,
-      name: options.workspaceName ?? 'Default workspace',
-    });
+    const { organizationId, workspaceId } = await createOrganizationRecords({ tx, name: options.name, workspaceName: options.workspaceName, leadAllowance: options.leadAllowance });
     const key = await issueApiKey({ db: tx, organizationId });
-    return { organizationId, workspaceId: workspace.id, apiKeyId: key.id, apiKey: key.apiKey };
+    return { organizationId, workspaceId, apiKeyId: key.id, apiKey: key.apiKey };
   });
 }
