@@ -21,7 +21,7 @@ async function conversations(o: TestOrganization) {
     });
     threads.unshift(thread.id);
   }
-  return { campaign, threads };
+  return { campaign, threads, mailbox };
 }
 
 describe('GET /unibox/threads', () => {
@@ -61,5 +61,32 @@ describe('GET /unibox/threads', () => {
     expect(JSON.stringify(refused.body)).not.toContain(theirs.threads[0]);
     const bad = await server.rest('GET', '/unibox/threads', { key: org.apiKey, query: { workspace_id: org.workspaceId, email_type: 'spam' } });
     expect([bad.status, bad.body.message]).toEqual([400, expect.stringContaining('email_type')]);
+  });
+});
+
+describe('the unibox filters and mark-unread the web app uses', () => {
+  it('filters by unread state, mailbox and lead label, and marks a thread unread, over REST, tRPC and GraphQL', async () => {
+    const mine = await conversations(org);
+    const [cat, ben, ann] = mine.threads as [string, string, string];
+    const threads = (query: Record<string, string>) => server.rest('GET', '/unibox/threads', { key: org.apiKey, query: { workspace_id: org.workspaceId, campaign_id: mine.campaign.id, ...query } });
+    expect((await threads({ is_unread: 'true' })).body.data.map((t: any) => t.thread_id)).toEqual([cat, ann]);
+    expect((await threads({ is_unread: 'false', email_account_id: mine.mailbox.id })).body.data.map((t: any) => t.thread_id)).toEqual([ben]);
+    expect((await threads({ email_account_id: newId() })).body.data).toEqual([]);
+    const bad = await threads({ is_unread: 'maybe' });
+    expect([bad.status, bad.body.message]).toEqual([400, expect.stringContaining('is_unread')]);
+
+    const marked = await server.rest('POST', `/unibox/threads/${cat}/mark-as-read`, { key: org.apiKey, body: { workspace_id: org.workspaceId } });
+    expect(marked.status).toBe(200);
+    const unread = await server.rest('POST', `/unibox/threads/${cat}/mark-as-unread`, { key: org.apiKey, body: { workspace_id: org.workspaceId } });
+    expect(unread.body).toEqual({ status: 'success' });
+    expect((await server.rest('POST', `/unibox/threads/${ben}/mark-as-unread`, { key: org.apiKey, body: { workspace_id: org.workspaceId } })).status).toBe(400);
+    expect(await server.trpc(org.apiKey).unibox.markThreadUnread.mutate({ workspace_id: org.workspaceId, thread_id: ann })).toEqual({ status: 'success' });
+
+    await server.rest('POST', '/lead/data/update', { key: org.apiKey, body: { workspace_id: org.workspaceId, email: 'ann@lead.test', label: 'MEETING_BOOKED' } });
+    const gql = await server.graphql(
+      `query($ws: ID!, $c: ID!) { uniboxThreads(workspaceId: $ws, campaignId: $c, isUnread: true, leadLabel: "MEETING_BOOKED") { edges { node { id lead { label } } } } }`,
+      { key: org.apiKey, variables: { ws: org.workspaceId, c: mine.campaign.id } },
+    );
+    expect(gql.body.data.uniboxThreads.edges).toEqual([{ node: { id: ann, lead: { label: 'MEETING_BOOKED' } } }]);
   });
 });

@@ -11,6 +11,8 @@ import { startSmtpServer, type SmtpTestServer } from '@outreach/core/testing';
 import { useTestServer } from './testing/suite';
 import { browserUnavailable, launchBrowser, openPage, screenshot, seriousViolations } from './testing/browser';
 
+/** The owner who signs up: an address of its own, as the suite's files share one database and addresses are unique. */
+const OWNER = `ada-${newId()}@acme.test`;
 const unavailable = browserUnavailable();
 const { server } = useTestServer();
 /** Two mailboxes on the local SMTP server: the campaign rotates its sends across them (one each per tick). */
@@ -51,7 +53,7 @@ describe.skipIf(unavailable)('the web app in a browser', () => {
     await page.goto(setup.link);
     await page.getByLabel('Organization name').fill('Acme');
     await page.getByLabel('Your name').fill('Ada Lovelace');
-    await page.getByLabel('E-mail').fill('ada@acme.test');
+    await page.getByLabel('E-mail').fill(OWNER);
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create the owner account' }).click();
     await expect.poll(() => page.getByText(/at least 10 characters/i).count()).toBeGreaterThan(0);
@@ -64,7 +66,7 @@ describe.skipIf(unavailable)('the web app in a browser', () => {
     await check(page, 'campaigns-empty');
 
     // The owner's organization gets a mailbox on the local SMTP server (the mailbox screen is a later slice).
-    const user = await s.db.prisma.user.findUniqueOrThrow({ where: { email: 'ada@acme.test' } });
+    const user = await s.db.prisma.user.findUniqueOrThrow({ where: { email: OWNER } });
     const workspace = await s.db.prisma.workspace.findFirstOrThrow({ where: { organizationId: user.organizationId } });
     for (const [email, password] of Object.entries(MAILBOXES)) {
       await s.db.prisma.emailAccount.create({

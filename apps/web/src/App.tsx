@@ -11,6 +11,15 @@ import { AcceptInvitationPage } from './pages/AcceptInvitationPage';
 // Screens behind the sign-in load on demand: the sign-in page's JavaScript stays small.
 const CampaignsPage = lazy(() => import('./pages/campaigns/CampaignsPage'));
 const CampaignEditorPage = lazy(() => import('./pages/campaigns/CampaignEditorPage'));
+const AnalyticsPage = lazy(() => import('./pages/analytics/AnalyticsPage'));
+const CampaignAnalyticsPage = lazy(() => import('./pages/analytics/CampaignAnalyticsPage'));
+const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
+const MailboxesPage = lazy(() => import('./pages/mailboxes/MailboxesPage'));
+const MailboxPage = lazy(() => import('./pages/mailboxes/MailboxPage'));
+const UniboxPage = lazy(() => import('./pages/unibox/UniboxPage'));
+const LeadsPage = lazy(() => import('./pages/leads/LeadsPage'));
+const LeadImportPage = lazy(() => import('./pages/leads/LeadImportPage'));
+const LeadPage = lazy(() => import('./pages/leads/LeadPage'));
 
 /** The screens of a signed-in person: without a session, the sign-in page (then back here). */
 function SignedIn(props: { children: ReactNode }) {
@@ -74,6 +83,78 @@ export function App() {
           element={
             <Suspense fallback={<Loading />}>
               <CampaignEditorPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/leads"
+          element={
+            <Suspense fallback={<Loading />}>
+              <LeadsPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/leads/import"
+          element={
+            <Suspense fallback={<Loading />}>
+              <LeadImportPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/leads/:id"
+          element={
+            <Suspense fallback={<Loading />}>
+              <LeadPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/unibox/:threadId?"
+          element={
+            <Suspense fallback={<Loading />}>
+              <UniboxPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/mailboxes"
+          element={
+            <Suspense fallback={<Loading />}>
+              <MailboxesPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/mailboxes/:id"
+          element={
+            <Suspense fallback={<Loading />}>
+              <MailboxPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/analytics"
+          element={
+            <Suspense fallback={<Loading />}>
+              <AnalyticsPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/analytics/campaigns/:id"
+          element={
+            <Suspense fallback={<Loading />}>
+              <CampaignAnalyticsPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/settings/:tab?"
+          element={
+            <Suspense fallback={<Loading />}>
+              <SettingsPage />
             </Suspense>
           }
         />

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { Provider as UrqlProvider } from 'urql';
-import { Badge, MantineProvider, Notification, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Alert, Badge, MantineProvider, Notification, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
@@ -22,6 +22,8 @@ const theme = createTheme({
     // Light badges (statuses) keep their tinted background with dark text: Mantine's coloured text on
     // its own tint is under 4.5:1 for small type (green on green is 3.1:1).
     Badge: Badge.extend({ vars: (_theme, props) => (props.variant === 'light' ? { root: { '--badge-color': 'var(--mantine-color-dark-9)' } } : { root: {} }) }),
+    // The same for light alerts' titles (red on its tint is 3.9:1).
+    Alert: Alert.extend({ vars: (_theme, props) => (!props.variant || props.variant === 'light' ? { root: { '--alert-color': 'var(--mantine-color-dark-9)' } } : { root: {} }) }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss the message' } } }),
   },
 });

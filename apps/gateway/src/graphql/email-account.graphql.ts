@@ -36,9 +36,11 @@ operationField('enableEmailAccountWarmup', ops.enableWarmup, { type: 'EmailAccou
 operationField('pauseEmailAccountWarmup', ops.pauseWarmup, { type: 'EmailAccountWarmup' });
 operationField('updateEmailAccounts', ops.bulkUpdate, { type: 'EmailAccountsUpdated' });
 operationField('setEmailAccountsWarmup', ops.bulkUpdateWarmup, { result: 'updated_count' });
+operationField('setEmailAccountsSending', ops.bulkSetSending, { type: 'EmailAccountsSendingSet' });
 operationField('assignEmailAccountTag', ops.bulkAssignTags, { result: 'updated_count' });
 operationField('reconnectEmailAccounts', ops.bulkReconnect, { ...naming, result: 'results', type: 'EmailAccountReconnected' });
 operationField('moveEmailAccounts', ops.moveWorkspace, { names, result: 'moved' });
 // `redirect` is REST's (a 302): GraphQL answers the URL.
 operationField('startGoogleOAuth', ops.oauthGoogleStart, { result: 'url', fixed: { redirect: false } });
 operationField('startMicrosoftOAuth', ops.oauthMicrosoftStart, { result: 'url', fixed: { redirect: false } });
+operationField('oauthProviders', ops.oauthProviders, { on: Workspace, type: 'OAuthProviders' });

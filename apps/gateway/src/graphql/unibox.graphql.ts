@@ -37,6 +37,7 @@ connectionField('emails', ops.emails, { on: Lead, bind: { lead: (l) => l.email, 
 operationField('campaignEmails', ops.campaignEmails, { ...naming, type: 'CampaignEmailPage' });
 operationField('uniboxUnreadCount', ops.unreadCount, { result: 'count' });
 operationField('markUniboxThreadRead', ops.markThreadRead);
+operationField('markUniboxThreadUnread', ops.markThreadUnread);
 operationField('deleteUniboxThread', ops.deleteThread);
 operationField('deleteUniboxEmail', ops.deleteEmail);
 operationField('replyToUniboxEmail', ops.reply, { ...naming, type: 'UniboxSendResult' });

@@ -17,3 +17,4 @@ builder.objectField(Webhook.ref, 'hasSecret', (t) => t.boolean({ resolve: (hook:
 operationField('webhooks', ops.list, { on: Workspace, result: 'hooks', type: 'Webhook', ...naming });
 operationField('addWebhook', ops.add, { ...naming, returns: { entity: Webhook, id: (out) => out._id } });
 operationField('deleteWebhooks', ops.delete, { result: 'deleted_count' });
+operationField('sendWebhookTestEvent', ops.test, { result: 'delivery_id' });

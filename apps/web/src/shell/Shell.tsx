@@ -83,6 +83,11 @@ export function Shell() {
             />
             <nav aria-label="Screens">
               <NavLink component={RouterNavLink} to="/campaigns" label="Campaigns" onClick={close} />
+              <NavLink component={RouterNavLink} to="/leads" label="Leads" onClick={close} />
+              <NavLink component={RouterNavLink} to="/unibox" label="Unibox" onClick={close} />
+              <NavLink component={RouterNavLink} to="/mailboxes" label="Mailboxes" onClick={close} />
+              <NavLink component={RouterNavLink} to="/analytics" label="Analytics" onClick={close} />
+              <NavLink component={RouterNavLink} to="/settings" label="Settings" onClick={close} />
             </nav>
           </Stack>
           <Stack gap="xs">

@@ -72,6 +72,15 @@ describe('blocklist operations', () => {
     expect(await executeOperation({ op: operations.blocklist.list, ctx, input: { workspace_id: ws, skip: 50 } })).toEqual({});
   });
 
+  it('finds entries containing a text, whatever its case', async () => {
+    const { ctx, ws } = await setup();
+    await executeOperation({ op: operations.blocklist.addEntries, ctx, input: { workspace_id: ws, entries: ['ceo@rival.com', '@Rival.io', 'friend@partner.org', '100%_sure@odd.test'] } });
+    const found = async (search: string) => Object.values(await executeOperation({ op: operations.blocklist.list, ctx, input: { workspace_id: ws, search } })).map((e) => e.value).sort();
+    expect(await found('RIVAL')).toEqual(['ceo@rival.com', 'rival.io']);
+    expect(await found('%_')).toEqual(['100%_sure@odd.test']);
+    expect(await found('nobody')).toEqual([]);
+  });
+
   it('deletes normalised entries and ignores unknown ones', async () => {
     const { ctx, ws } = await setup();
     await executeOperation({ op: operations.blocklist.addEntries, ctx, input: { workspace_id: ws, entries: ['a@x.com', 'x.com', 'b@x.com'] } });

@@ -20,14 +20,19 @@ export const listBlocklist = defineOperation({
   kind: 'query',
   summary: 'List blocklist entries',
   description:
-    'The workspace\'s blocklist, newest first (ties by id), paged with `skip` and `limit`. As the vendor does, the answer is an object keyed "0", "1", … rather than an array; an empty page is `{}`.',
+    'The workspace\'s blocklist, newest first (ties by id), paged with `skip` and `limit`; `search` keeps the entries containing its text, case-insensitively (our addition). As the vendor does, the answer is an object keyed "0", "1", … rather than an array; an empty page is `{}`.',
   input: ListBlocklistInput,
   output: ListBlocklistOutput,
   workspace: 'required',
   permission: 'BLOCKLIST_LIST',
   async run(ctx, input) {
     const rows = await ctx.db.blocklistEntry.findMany({
-      where: { workspaceId: input.workspace_id },
+      // Entries are stored lower-case, so a lower-cased search finds them whatever case it was typed in;
+      // Prisma passes LIKE's wildcards through, so `%`, `_` and the escape `\` are escaped to match themselves.
+      where: {
+        workspaceId: input.workspace_id,
+        ...(input.search ? { value: { contains: input.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`) } } : {}),
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       skip: input.skip,
       take: input.limit,

@@ -24,6 +24,12 @@ const EntriesField = z
 export const ListBlocklistInput = z.object({
   workspace_id: WorkspaceIdField,
   ...SkipLimit,
+  search: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(320, 'must be at most 320 characters')
+    .optional()
+    .describe('Only entries containing this text, case-insensitively (our addition; not a vendor parameter)'),
 });
 export type ListBlocklistInput = z.infer<typeof ListBlocklistInput>;
 

@@ -8,6 +8,8 @@ import {
   AccountByEmailInput,
   BulkAssignTagsInput,
   BulkAssignTagsOutput,
+  BulkSetSendingInput,
+  BulkSetSendingOutput,
   BulkUpdateAccountsInput,
   BulkUpdateAccountsOutput,
   BulkUpdateWarmupInput,
@@ -96,6 +98,28 @@ export const bulkUpdateWarmup = defineOperation({
         await tx.emailAccount.updateMany({ where: { workspaceId: input.workspace_id, id: { in: ids }, warmupStatus: { not: 'ACTIVE' } }, data: { warmupStartedAt: ctx.ports.clock.now() } });
       }
       await tx.emailAccount.updateMany({ where: { workspaceId: input.workspace_id, id: { in: ids } }, data: { warmupStatus: input.warmup_status } });
+    });
+    return { updated_count: ids.length, updated_ids: ids };
+  },
+});
+
+export const bulkSetSending = defineOperation({
+  name: 'emailAccount.bulkSetSending',
+  kind: 'mutation',
+  summary: 'Pause or resume sending of email accounts',
+  description:
+    '`status` PAUSED takes the given ACTIVE mailboxes out of their campaigns\' rotation (the scheduler claims ACTIVE mailboxes only) and stops the reply reader on them, as the automation\'s PAUSE_SENDING does; warmup follows `warmup_status`; ACTIVE puts PAUSED mailboxes back, without a login check. A DISCONNECTED mailbox is left as it is: reconnect it (`emailAccount.bulkReconnect`), which checks its logins. Ids that are unknown, of another workspace, or already in the status are ignored; `updated_ids` lists the mailboxes changed.',
+  input: BulkSetSendingInput,
+  output: BulkSetSendingOutput,
+  workspace: 'required',
+  permission: 'EMAILACCOUNT_EDIT',
+  async run(ctx, input) {
+    const from = input.status === 'PAUSED' ? ('ACTIVE' as const) : ('PAUSED' as const);
+    const ids = await ctx.db.$transaction(async (tx) => {
+      const rows = await tx.emailAccount.findMany({ where: { workspaceId: input.workspace_id, id: { in: input.ids }, status: from }, select: { id: true } });
+      const changed = rows.map((r) => r.id);
+      await tx.emailAccount.updateMany({ where: { workspaceId: input.workspace_id, id: { in: changed }, status: from }, data: { status: input.status } });
+      return changed;
     });
     return { updated_count: ids.length, updated_ids: ids };
   },

@@ -20,3 +20,12 @@ export const OAuthStartOutput = z.object({
   url: z.string().describe("The provider's authorization URL, valid for 10 minutes and for one authorization: open it in the mailbox owner's browser"),
 });
 export type OAuthStartOutput = z.infer<typeof OAuthStartOutput>;
+
+export const OAuthProvidersInput = z.object({ workspace_id: WorkspaceIdField });
+export type OAuthProvidersInput = z.infer<typeof OAuthProvidersInput>;
+
+export const OAuthProvidersOutput = z.object({
+  google: z.boolean().describe('Google Workspace mailboxes can be connected: the installation has a Google OAuth client id and secret'),
+  microsoft: z.boolean().describe('Microsoft 365 mailboxes can be connected: the installation has a Microsoft OAuth client id and secret'),
+});
+export type OAuthProvidersOutput = z.infer<typeof OAuthProvidersOutput>;

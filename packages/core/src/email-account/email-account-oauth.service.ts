@@ -7,7 +7,7 @@ import type { Ctx, ServiceDeps } from '../shared/context';
 import { DomainError, conflict, forbidden, invalid, notFound, preconditionFailed } from '../shared/errors';
 import { InstallationSettingUnreadableError, readInstallationSettings } from '../shared/installation-settings';
 import { OAuthNotConfiguredError, OAuthProviderError, pkcePair, randomNonce, type OAuthGrant } from '../shared/oauth/oauth-client.service';
-import { oauthMailServers, splitList } from '../shared/oauth/oauth-settings';
+import { oauthMailServers, oauthProviderConfig, splitList } from '../shared/oauth/oauth-settings';
 import { oauthCallbackUrl, type OAuthProvider } from '../shared/oauth/oauth.rules';
 import { recordPartnerActivity } from '../shared/partner-activity';
 import { OAUTH_STATE_TTL_MS, hashOAuthState, newOAuthState, redirectAfterProblem, stateRefusal, withQuery, type StateRefusal } from './email-account-oauth.rules';
@@ -98,6 +98,23 @@ export async function startOAuth(ctx: Ctx, provider: OAuthProvider, input: { wor
   }
   await storeOAuthStates(ctx, [prepared.row]);
   return { status: 'success' as const, url: prepared.url };
+}
+
+/** `emailAccount.oauthProviders`: which providers have a client id and secret. */
+export async function configuredOAuthProviders(ctx: Ctx): Promise<{ google: boolean; microsoft: boolean }> {
+  const settings = await readInstallationSettings({ db: ctx.db, secrets: ctx.secrets, env: ctx.settings.installation }).catch((error: unknown) => {
+    throw oauthStartError(error);
+  });
+  const configured = (provider: OAuthProvider) => {
+    try {
+      oauthProviderConfig(provider, settings);
+      return true;
+    } catch (error) {
+      if (error instanceof OAuthNotConfiguredError) return false;
+      throw error;
+    }
+  };
+  return { google: configured('GOOGLE_WORKSPACE'), microsoft: configured('MICROSOFT365') };
 }
 
 export type OAuthCallbackResult =

@@ -227,6 +227,21 @@ export type BulkUpdateWarmupInput = z.infer<typeof BulkUpdateWarmupInput>;
 export const BulkUpdateWarmupOutput = z.object({ updated_count: z.number().int(), updated_ids: z.array(z.string()) });
 export type BulkUpdateWarmupOutput = z.infer<typeof BulkUpdateWarmupOutput>;
 
+export const BulkSetSendingInput = z.object({
+  workspace_id: WorkspaceIdField,
+  ids: Ids,
+  status: z
+    .enum(['PAUSED', 'ACTIVE'], { error: 'must be PAUSED or ACTIVE' })
+    .meta({ id: 'EmailAccountSendingStatus', description: 'PAUSED: ACTIVE mailboxes stop sending; ACTIVE: PAUSED mailboxes send again' }),
+});
+export type BulkSetSendingInput = z.infer<typeof BulkSetSendingInput>;
+
+export const BulkSetSendingOutput = z.object({
+  updated_count: z.number().int(),
+  updated_ids: z.array(z.string()).describe('The mailboxes whose status changed'),
+});
+export type BulkSetSendingOutput = z.infer<typeof BulkSetSendingOutput>;
+
 export const BulkAssignTagsInput = z.object({
   workspace_id: WorkspaceIdField,
   ids: Ids,

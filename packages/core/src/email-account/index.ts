@@ -3,8 +3,8 @@ import { accountStatus, listAccounts } from './email-account-read.operations';
 import { emailStats, emailStatsBulk } from './email-stats.operations';
 import { warmupStatsOperation } from './warmup-stats.operations';
 import { bulkAddAccounts, bulkReconnect, deleteAccount } from './email-account-connect.operations';
-import { bulkAssignTags, bulkUpdateAccounts, bulkUpdateWarmup, enableWarmup, moveWorkspace, pauseWarmup } from './email-account-bulk.operations';
-import { oauthGoogleStart, oauthMicrosoftStart } from './email-account-oauth.operations';
+import { bulkAssignTags, bulkSetSending, bulkUpdateAccounts, bulkUpdateWarmup, enableWarmup, moveWorkspace, pauseWarmup } from './email-account-bulk.operations';
+import { oauthGoogleStart, oauthMicrosoftStart, oauthProviders } from './email-account-oauth.operations';
 
 export { completeOAuthCallback, type OAuthCallbackResult } from './email-account-oauth.service';
 
@@ -18,6 +18,7 @@ export const emailAccountOperations = {
   bulkUpdate: bulkUpdateAccounts,
   bulkUpdateWarmup,
   bulkAssignTags,
+  bulkSetSending,
   bulkReconnect,
   moveWorkspace,
   emailStats,
@@ -25,6 +26,7 @@ export const emailAccountOperations = {
   warmupStats: warmupStatsOperation,
   oauthGoogleStart,
   oauthMicrosoftStart,
+  oauthProviders,
 } as const;
 
 // What the partner operations reuse: the bulk add itself, and address normalisation.

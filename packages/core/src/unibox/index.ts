@@ -1,7 +1,7 @@
 // The operations of this domain, keyed as their tRPC procedures are (`unibox.<key>`).
 import { listCampaignEmails } from './campaign-emails.operations';
 import { countUnreadEmails, listOtherEmails, listUniboxEmails } from './unibox-read.operations';
-import { deleteEmail, deleteThread, markThreadRead } from './unibox-manage.operations';
+import { deleteEmail, deleteThread, markThreadRead, markThreadUnread } from './unibox-manage.operations';
 import { listUniboxThreads } from './unibox-threads.operations';
 import { composeEmail, forwardEmail, replyToEmail, saveDraft, sendEmail } from './unibox-send.operations';
 
@@ -15,6 +15,7 @@ export const uniboxOperations = {
   otherEmails: listOtherEmails,
   unreadCount: countUnreadEmails,
   markThreadRead,
+  markThreadUnread,
   deleteThread,
   deleteEmail,
   reply: replyToEmail,

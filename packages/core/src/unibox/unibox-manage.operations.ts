@@ -1,6 +1,6 @@
 import type { Tx } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
-import { notFound } from '../shared/errors';
+import { notFound, preconditionFailed } from '../shared/errors';
 import { DeleteEmailInput, ThreadInput, UniboxStatusOutput } from './unibox.schemas';
 import { FIND_MESSAGE_SQL } from './unibox.queries';
 import { bareMessageId } from './unibox.rules';
@@ -40,6 +40,33 @@ export const markThreadRead = defineOperation({
       if (!thread) throw threadNotFound(input.thread_id);
       await tx.uniboxThread.update({ where: { id: thread.id }, data: { isUnread: false } });
       await tx.uniboxMessage.updateMany({ where: { workspaceId: input.workspace_id, threadId: thread.id, isUnread: true }, data: { isUnread: false } });
+    });
+    return { status: 'success' as const };
+  },
+});
+
+export const markThreadUnread = defineOperation({
+  name: 'unibox.markThreadUnread',
+  kind: 'mutation',
+  summary: 'Mark Email Unread',
+  description:
+    'Our addition: marks a thread unread again, as a person does to come back to it later: its latest received e-mail becomes unread (the unread count rises by one unless it already was). A thread without a received e-mail in the inbox is 400 `unibox.nothing_received`; a thread that is not one of the workspace is 404.',
+  input: ThreadInput,
+  output: UniboxStatusOutput,
+  workspace: 'required',
+  permission: 'CAMPAIGN_LIST',
+  async run(ctx, input) {
+    await ctx.db.$transaction(async (tx) => {
+      const thread = await lockThread({ tx, workspaceId: input.workspace_id, threadId: input.thread_id });
+      if (!thread) throw threadNotFound(input.thread_id);
+      const latest = await tx.uniboxMessage.findFirst({
+        where: { workspaceId: input.workspace_id, threadId: thread.id, folder: 'INBOX', direction: 'IN' },
+        orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+        select: { id: true },
+      });
+      if (!latest) throw preconditionFailed('unibox.nothing_received', `thread_id ${input.thread_id} holds no received e-mail to mark unread`);
+      await tx.uniboxMessage.update({ where: { id: latest.id }, data: { isUnread: true } });
+      await tx.uniboxThread.update({ where: { id: thread.id }, data: { isUnread: true } });
     });
     return { status: 'success' as const };
   },

@@ -75,6 +75,30 @@ describe('unibox.threads', () => {
     expect(preview.data[0]!.last_message.content_preview).toContain('Text of');
   });
 
+  it('filters by unread, mailbox and the lead\'s current label; marking unread brings a read thread back', async () => {
+    const t = await createTestTenant({ db });
+    const x = await inbox(t);
+    const otherBox = await createTestMailbox({ ...t.base, email: `other-${newId().slice(-6)}@sender.test` });
+    const elsewhere = await createTestThread({ db: db.prisma, workspaceId: t.ws, emailAccountId: otherBox.id, leadId: x.bob.id, campaignId: x.two.id, subject: 'Elsewhere', messages: [{ direction: 'IN', at: at(7) }] });
+    expect(ids(await threads(t, { is_unread: true }))).toEqual([x.janeThread, elsewhere.id]);
+    expect(ids(await threads(t, { is_unread: 'false' }))).toEqual([x.bobThread, x.sentThread]);
+    expect(ids(await threads(t, { email_account_id: otherBox.id }))).toEqual([elsewhere.id]);
+    expect(ids(await threads(t, { email_account_id: x.mailbox.id, is_unread: true }))).toEqual([x.janeThread]);
+    // The lead's label, not the e-mails': Bob is labelled now, his e-mails are not.
+    await executeOperation({ op: operations.lead.updateData, ctx: t.ctx, input: { workspace_id: t.ws, campaign_id: x.two.id, email: 'bob@beta.test', label: 'MEETING_BOOKED' } });
+    expect(ids(await threads(t, { lead_label: 'MEETING_BOOKED' }))).toEqual([x.bobThread, elsewhere.id]);
+    expect(ids(await threads(t, { label: 'MEETING_BOOKED' }))).toEqual([]);
+    await expectDomainError(threads(t, { email_account_id: 'nope' }), 'invalid');
+
+    const unread = () => executeOperation({ op: operations.unibox.unreadCount, ctx: t.ctx, input: { workspace_id: t.ws } });
+    const before = (await unread()).count;
+    await executeOperation({ op: operations.unibox.markThreadUnread, ctx: t.ctx, input: { workspace_id: t.ws, thread_id: x.bobThread } });
+    expect(ids(await threads(t, { is_unread: true }))).toEqual([x.janeThread, x.bobThread, elsewhere.id]);
+    expect((await unread()).count).toBe(before + 1);
+    await expectDomainError(executeOperation({ op: operations.unibox.markThreadUnread, ctx: t.ctx, input: { workspace_id: t.ws, thread_id: x.sentThread } }), 'precondition_failed');
+    await expectDomainError(executeOperation({ op: operations.unibox.markThreadUnread, ctx: t.ctx, input: { workspace_id: t.ws, thread_id: newId() } }), 'not_found');
+  });
+
   it('pages by page_trail without repeating or skipping a thread', async () => {
     const t = await createTestTenant({ db });
     const x = await inbox(t);

@@ -8,7 +8,8 @@ import { uniboxEmailColumns, type UniboxEmailRow } from './unibox.queries';
  * label of its latest labelled received e-mail. A thread with no inbox e-mail (only drafts,
  * or mail in "others") is not listed. Parameters: $1 workspace, $2 direction or null,
  * $3 lead address (normalised) or null, $4 campaign or null, $5 label or null, $6 thread
- * or null, $7/$8 the last row's last_message_at and id (or null), $9 rows, $10 preview only.
+ * or null, $7/$8 the last row's last_message_at and id (or null), $9 rows, $10 preview only,
+ * $11 unread flag or null, $12 mailbox (email account id) or null, $13 the lead's label or null.
  */
 export const UNIBOX_THREADS_SQL = `
   SELECT ${uniboxEmailColumns('$10')},
@@ -33,6 +34,9 @@ export const UNIBOX_THREADS_SQL = `
      AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM unibox_messages x WHERE x.thread_id = t.id AND x.folder = 'INBOX' AND x.campaign_id = $4))
      AND ($5::text IS NULL OR lab.label = $5)
      AND ($6::text IS NULL OR t.id = $6)
+     AND ($11::boolean IS NULL OR t.is_unread = $11::boolean)
+     AND ($12::text IS NULL OR t.email_account_id = $12)
+     AND ($13::text IS NULL OR tl.label = $13)
      AND ($7::timestamptz IS NULL OR (t.last_message_at, t.id) < ($7::timestamptz, $8::text))
    ORDER BY t.last_message_at DESC, t.id DESC
    LIMIT $9`;
@@ -60,6 +64,9 @@ export function uniboxThreadRows(options: {
   after: { at: Date; id: string } | null;
   take: number;
   previewOnly: boolean;
+  unread?: boolean | null;
+  emailAccountId?: string | null;
+  leadLabel?: string | null;
 }): Promise<UniboxThreadRow[]> {
   return options.db.$queryRawUnsafe<UniboxThreadRow[]>(
     UNIBOX_THREADS_SQL,
@@ -73,5 +80,8 @@ export function uniboxThreadRows(options: {
     options.after?.id ?? null,
     options.take,
     options.previewOnly,
+    options.unread ?? null,
+    options.emailAccountId ?? null,
+    options.leadLabel ?? null,
   );
 }

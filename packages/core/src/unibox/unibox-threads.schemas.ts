@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { ZeroOne } from '../shared/schemas';
+import { BoolInput, ObjectId, ZeroOne } from '../shared/schemas';
 import { ListUniboxEmailsInput, UniboxEmailRecord } from './unibox.schemas';
 
 // The filters and paging of unibox.emails, read per thread.
@@ -13,6 +13,9 @@ export const ListUniboxThreadsInput = z.object({
   campaign_id: emails.campaign_id.describe('Only threads holding an e-mail of this campaign'),
   label: emails.label.describe("Only threads whose label (that of the thread's latest labelled e-mail from the lead) is this one"),
   thread_id: emails.thread_id.describe('Only this thread'),
+  is_unread: BoolInput.optional().describe('true: only threads with an unread received e-mail; false: only threads without one (not a vendor parameter)'),
+  email_account_id: ObjectId.optional().describe("Only the conversations of this mailbox (an email account id; not a vendor parameter)"),
+  lead_label: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100).optional().describe("Only threads whose lead currently carries this label key (the lead's label, as /lead/data/update sets it; not a vendor parameter)"),
   preview_only: emails.preview_only.describe('true: `last_message.body` is left out; `content_preview` only'),
   page_trail: emails.page_trail,
   limit: emails.limit,

@@ -1,5 +1,5 @@
 // The operations of this domain, keyed as their tRPC procedures are (`webhook.<key>`).
-import { addWebhook, deleteWebhooks, listWebhooks } from './webhook.operations';
+import { addWebhook, deleteWebhooks, listWebhooks, testWebhook } from './webhook.operations';
 
 // Emitting events, for the domains whose changes trigger webhooks (lead, replies, sending, unibox):
 // the outbox and the payload builders, so every event of a kind carries the same fields.
@@ -21,4 +21,5 @@ export const webhookOperations = {
   list: listWebhooks,
   add: addWebhook,
   delete: deleteWebhooks,
+  test: testWebhook,
 } as const;

@@ -9,6 +9,9 @@ export const FIXED_WEBHOOK_EVENTS = [
   'SYSTEM_ALERT',
 ] as const;
 
+/** The event of a test delivery (`webhook.test`): sent to one webhook whatever it subscribes to. */
+export const TEST_WEBHOOK_EVENT = 'WEBHOOK_TEST';
+
 export const LABEL_EVENT_PREFIX = 'LEAD_MARKED_AS_';
 
 /** `["ALL"]`: every campaign of the workspace, now and later. */

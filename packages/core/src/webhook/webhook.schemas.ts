@@ -80,5 +80,17 @@ export type DeleteWebhooksInput = z.infer<typeof DeleteWebhooksInput>;
 export const DeleteWebhooksOutput = z.object({ status: StatusSuccess, deleted_count: z.number().int() });
 export type DeleteWebhooksOutput = z.infer<typeof DeleteWebhooksOutput>;
 
+export const TestWebhookInput = z.object({
+  workspace_id: WorkspaceIdField,
+  id: ObjectId.describe('The webhook to send a test event to'),
+});
+export type TestWebhookInput = z.infer<typeof TestWebhookInput>;
+
+export const TestWebhookOutput = z.object({
+  status: StatusSuccess,
+  delivery_id: z.string().describe('The queued delivery; the webhook worker POSTs it, then `last_run` and `last_resp` of the webhook tell how it went'),
+});
+export type TestWebhookOutput = z.infer<typeof TestWebhookOutput>;
+
 // Resource names in the API reference (OpenAPI components, generated client types).
 nameApiSchema(WebhookItem, 'Webhook');

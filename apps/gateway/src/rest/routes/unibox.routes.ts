@@ -9,6 +9,7 @@ export const uniboxRoutes: Route[] = [
   route('GET', '/unibox/other-emails', operations.unibox.otherEmails),
   route('GET', '/unibox/emails/count/unread', operations.unibox.unreadCount),
   route('POST', '/unibox/threads/:thread_id/mark-as-read', operations.unibox.markThreadRead),
+  route('POST', '/unibox/threads/:thread_id/mark-as-unread', operations.unibox.markThreadUnread),
   route('DELETE', '/unibox/threads/delete', operations.unibox.deleteThread),
   route('DELETE', '/unibox/emails/delete', operations.unibox.deleteEmail),
   route('POST', '/unibox/emails/reply', operations.unibox.reply),

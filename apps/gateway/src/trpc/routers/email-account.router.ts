@@ -13,6 +13,7 @@ export const emailAccountRouter = router({
   bulkUpdate: procedureFor(ops.bulkUpdate),
   bulkUpdateWarmup: procedureFor(ops.bulkUpdateWarmup),
   bulkAssignTags: procedureFor(ops.bulkAssignTags),
+  bulkSetSending: procedureFor(ops.bulkSetSending),
   bulkReconnect: procedureFor(ops.bulkReconnect),
   moveWorkspace: procedureFor(ops.moveWorkspace),
   emailStats: procedureFor(ops.emailStats),
@@ -20,4 +21,5 @@ export const emailAccountRouter = router({
   warmupStats: procedureFor(ops.warmupStats),
   oauthGoogleStart: procedureFor(ops.oauthGoogleStart),
   oauthMicrosoftStart: procedureFor(ops.oauthMicrosoftStart),
+  oauthProviders: procedureFor(ops.oauthProviders),
 });

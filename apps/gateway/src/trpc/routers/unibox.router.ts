@@ -8,6 +8,7 @@ export const uniboxRouter = router({
   otherEmails: procedureFor(operations.unibox.otherEmails),
   unreadCount: procedureFor(operations.unibox.unreadCount),
   markThreadRead: procedureFor(operations.unibox.markThreadRead),
+  markThreadUnread: procedureFor(operations.unibox.markThreadUnread),
   deleteThread: procedureFor(operations.unibox.deleteThread),
   deleteEmail: procedureFor(operations.unibox.deleteEmail),
   reply: procedureFor(operations.unibox.reply),

@@ -60,11 +60,18 @@ export default function CampaignEditorPage() {
           </Title>
           <StatusBadge status={campaign.status} />
         </Group>
-        {!readOnly && campaign.status !== 'COMPLETED' && (
-          <Button onClick={toggle} loading={launched.fetching || paused.fetching} color={campaign.status === 'ACTIVE' ? 'yellow' : undefined}>
-            {campaign.status === 'ACTIVE' ? 'Pause' : 'Launch'}
-          </Button>
-        )}
+        <Group gap="sm">
+          {!readOnly && (
+            <Button component={Link} to={`/leads/import?campaign=${campaign.id}`} variant="default">
+              Import leads
+            </Button>
+          )}
+          {!readOnly && campaign.status !== 'COMPLETED' && (
+            <Button onClick={toggle} loading={launched.fetching || paused.fetching} color={campaign.status === 'ACTIVE' ? 'yellow' : undefined}>
+              {campaign.status === 'ACTIVE' ? 'Pause' : 'Launch'}
+            </Button>
+          )}
+        </Group>
       </Group>
       {campaign.pausedReason && (
         <Alert color="yellow" title="Paused by the sending engine">

@@ -1,0 +1,104 @@
+// Screen 6: the workspace's and organization's settings, a tab each (the tab is in the address:
+// /settings/webhooks, /settings/people, …). Read-only people see every tab without its write controls.
+import { useNavigate, useParams } from 'react-router';
+import { Code, List, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQuery } from 'urql';
+import { graphql } from '../../graphql/graphql';
+import { useWorkspaceId } from '../../shell/Shell';
+import { WebhooksTab } from './WebhooksTab';
+import { BlocklistTab } from './BlocklistTab';
+import { TagsTab } from './TagsTab';
+import { LeadLabelsTab } from './LeadLabelsTab';
+import { FieldsTab } from './FieldsTab';
+import { ClientsTab } from './ClientsTab';
+import { PeopleTab } from './PeopleTab';
+
+const WorkspaceNameQuery = graphql(`
+  query SettingsWorkspace($workspaceId: ID!) { workspace(id: $workspaceId) { id name } }
+`);
+
+const TABS = {
+  webhooks: 'Webhooks',
+  blocklist: 'Blocklist',
+  tags: 'Tags',
+  labels: 'Lead labels',
+  fields: 'Additional fields',
+  clients: 'Clients',
+  'api-keys': 'API keys',
+  people: 'People',
+} as const;
+type Tab = keyof typeof TABS;
+
+export default function SettingsPage() {
+  const workspaceId = useWorkspaceId();
+  const navigate = useNavigate();
+  const given = useParams()['tab'];
+  const tab: Tab = given && given in TABS ? (given as Tab) : 'webhooks';
+  const [workspace] = useQuery({ query: WorkspaceNameQuery, variables: { workspaceId } });
+  const workspaceName = workspace.data?.workspace?.name ?? 'this workspace';
+
+  return (
+    <Stack gap="md">
+      <Title order={1}>Settings</Title>
+      <Tabs value={tab} onChange={(t) => t && navigate(`/settings/${t}`)} keepMounted={false}>
+        <Tabs.List style={{ flexWrap: 'wrap' }}>
+          {Object.entries(TABS).map(([value, label]) => (
+            <Tabs.Tab key={value} value={value}>
+              {label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="webhooks" pt="md">
+          <WebhooksTab workspaceId={workspaceId} />
+        </Tabs.Panel>
+        <Tabs.Panel value="blocklist" pt="md">
+          <BlocklistTab workspaceId={workspaceId} />
+        </Tabs.Panel>
+        <Tabs.Panel value="tags" pt="md">
+          <TagsTab workspaceId={workspaceId} />
+        </Tabs.Panel>
+        <Tabs.Panel value="labels" pt="md">
+          <LeadLabelsTab workspaceId={workspaceId} />
+        </Tabs.Panel>
+        <Tabs.Panel value="fields" pt="md">
+          <FieldsTab workspaceId={workspaceId} />
+        </Tabs.Panel>
+        <Tabs.Panel value="clients" pt="md">
+          <ClientsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="api-keys" pt="md">
+          <ApiKeys />
+        </Tabs.Panel>
+        <Tabs.Panel value="people" pt="md">
+          <PeopleTab workspaceId={workspaceId} workspaceName={workspaceName} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+/** The organization's API keys have no GraphQL operations yet: they are managed from the command line. */
+function ApiKeys() {
+  return (
+    <Stack gap="sm" maw={720}>
+      <Text>
+        API keys are for programs that call the Outreach API. The web app cannot list, create or revoke them yet; the server’s command line does, on
+        the machine that runs Outreach:
+      </Text>
+      <List spacing="xs">
+        <List.Item>
+          <Code>npm run cli -- keys list --org &lt;organization id&gt;</Code>
+        </List.Item>
+        <List.Item>
+          <Code>npm run cli -- keys create --org &lt;organization id&gt; --name &lt;label&gt; [--workspace &lt;workspace id&gt;]</Code>
+        </List.Item>
+        <List.Item>
+          <Code>npm run cli -- keys revoke &lt;key id&gt;</Code>
+        </List.Item>
+      </List>
+      <Text size="sm" c="dimmed">
+        A client’s key is created with the client, in the Clients tab.
+      </Text>
+    </Stack>
+  );
+}
