@@ -9,15 +9,23 @@ import { createApp, createLogger, gatewayDeps, listen, loadEnv } from '@outreach
 import { ensureSeed, type Seed } from './seed';
 import { pickBench, sendBench } from './sending';
 import { warmupBench } from './warmup';
+import { webBench } from './web';
 import { fmt, interleave, load, median, percentile, time, withLoopMonitor } from './measure';
 
 const url = process.env['BENCH_DATABASE_URL'] ?? process.env['DATABASE_URL'];
+// BENCH_ONLY=web alone (bench/web.ts) runs on in-memory PGlite unless a database URL is set.
+if (process.env['BENCH_ONLY']?.trim() === 'web') {
+  const summary = await webBench({ url, say: (line) => console.log(line) });
+  console.log('\n## Summary');
+  for (const line of summary) console.log(`  ${line}`);
+  process.exit(0);
+}
 if (!url) {
   console.error('bench: set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL database the benchmark may fill (about 3 GB)');
   process.exit(2);
 }
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-// BENCH_ONLY=upload,stats,emails,rps,pick,send,warmup runs a subset.
+// BENCH_ONLY=upload,stats,emails,rps,pick,send,warmup,web runs a subset (web is not in the default set).
 const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps,pick,send,warmup').split(',').map((s) => s.trim()));
 // The 1M-lead workspace and the gateway serve the first four; pick and send bring their own data.
 const needsMain = ['upload', 'stats', 'emails', 'rps'].some((name) => only.has(name));
@@ -249,6 +257,9 @@ if (only.has('send')) summary.push(await sendBench({ db, pool: pool2, rounds: RO
 
 // ── 7. the warmup send tick for 1,000 pool mailboxes ─────────────────────────────
 if (only.has('warmup')) summary.push(await warmupBench({ db, pool: pool2, rounds: ROUNDS, say }));
+
+// ── 8. the web app's budgets (its own database and gateway) ─────────────────────
+if (only.has('web')) summary.push(...(await webBench({ url, say })));
 
 say('\n## Summary');
 for (const line of summary) say(`  ${line}`);

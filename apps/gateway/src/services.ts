@@ -79,7 +79,7 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
   };
   return {
     service,
-    authenticator: createAuthenticator({ db: options.db.prisma }),
+    authenticator: createAuthenticator({ db: options.db.prisma, cache: service.caches.apiKeys }),
     rateLimiter: createRateLimiter({ perSecond: options.env.RATE_LIMIT_PER_SECOND, burst: options.env.RATE_LIMIT_BURST }),
     authFailures: createAuthFailureLimiter({ burst: options.env.AUTH_FAILURE_BURST, perMinute: options.env.AUTH_FAILURES_PER_MINUTE }),
     graphqlIntrospection: graphqlIntrospectionEnabled(options.env),

@@ -44,7 +44,7 @@ async function createCampaign(page: Page, name: string): Promise<string> {
   await page.getByRole('button', { name: 'New campaign' }).click();
   await page.getByLabel('Campaign name').fill(name);
   await page.getByRole('button', { name: 'Create', exact: true }).click();
-  await page.getByRole('tab', { name: 'Sequence' }).waitFor();
+  await page.getByRole('tab', { name: 'Sequence', exact: true }).waitFor();
   return page.url().split('/campaigns/')[1]!.split(/[?#/]/)[0]!;
 }
 

@@ -141,7 +141,7 @@ describe.skipIf(unavailable)('the unibox in a browser', () => {
     await page.getByRole('button', { name: 'Send the reply' }).click();
     await page.getByText('Write the message').waitFor();
     await check(page, 'the reply form with its error');
-    await page.getByLabel('Message').fill('Happy to!\nHow about a call on Thursday?');
+    await page.getByRole('textbox', { name: 'Message' }).fill('Happy to!\nHow about a call on Thursday?');
     await page.locator('input[type="file"]').setInputFiles({ name: 'agenda.txt', mimeType: 'text/plain', buffer: Buffer.from('1. Outreach\n2. Questions\n') });
     await page.getByRole('button', { name: 'Send the reply' }).click();
     await page.getByText('Your reply is sent.').waitFor();

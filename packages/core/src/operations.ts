@@ -19,6 +19,7 @@ import { analyticsOperations } from './analytics/index';
 import { partnerOperations } from './partner/index';
 import { accountAutomationOperations } from './account-automation/index';
 import { peopleOperations } from './people/index';
+import { apiKeyOperations } from './auth/index';
 
 export const operations = {
   workspace: workspaceOperations,
@@ -40,6 +41,7 @@ export const operations = {
   partner: partnerOperations,
   accountAutomation: accountAutomationOperations,
   people: peopleOperations,
+  apiKey: apiKeyOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -49,6 +49,9 @@ operationField('archiveCampaign', ops.delete, { ...naming, fixed: { is_archive: 
 operationField('deleteCampaign', ops.delete, { ...naming, fixed: { is_archive: 'no', is_save_lead_data: 'no' } });
 operationField('duplicateCampaign', ops.duplicate, { ...naming, returns: returnsCampaign });
 operationField('assignCampaignTags', ops.bulkAssignTags, { result: 'updated_count' });
+// The sequence editor's preview (a step composed for a lead as the engine would send it) and test send; GraphQL and tRPC only.
+operationField('preview', ops.preview, { on: Campaign, names, type: 'CampaignStepPreview' });
+operationField('sendCampaignTest', ops.sendTest, { type: 'CampaignTestSend' });
 
 const Step = graphType('SequenceStep', 'CampaignStep', { description: 'A step of the sequence, as stored', relations: { variations: { orderBy: { label: 'asc' } } } });
 graphType('Variation', 'StepVariation', { description: 'A variation of a step, as stored (a deleted one is kept, marked `isDeleted`, for its statistics)', relations: {} });

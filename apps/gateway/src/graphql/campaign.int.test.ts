@@ -60,6 +60,17 @@ describe('campaign lookups and references never cross workspaces', () => {
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
+  it("answers a subsequence's parent of the same workspace, read by its id alone", async () => {
+    const parent = await createTestCampaign({ db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId, name: 'Parent' });
+    const child = await createTestCampaign({ db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId, parentId: parent.id });
+    await createTestCampaign({ db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId, parentId: (await createTestCampaign({ db: server.db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId })).id });
+    const r = await server.graphql(
+      `query($ws: ID!, $id: ID!, $parent: ID!) { campaign(workspaceId: $ws, id: $id) { parent { id name } } workspace(id: $ws) { campaigns(first: 10, parentId: $parent) { edges { node { id } } } } }`,
+      { key: org.apiKey, variables: { ws: org.workspaceId, id: child.id, parent: parent.id } },
+    );
+    expect(r.body).toEqual({ data: { campaign: { parent: { id: parent.id, name: 'Parent' } }, workspace: { campaigns: { edges: [{ node: { id: child.id } }] } } } });
+  });
+
   it("reads a campaign's variation stats only through a campaign read in its own workspace", async () => {
     const other = await createTestOrganization({ db: server.db });
     const theirs = { db: server.db.prisma, organizationId: other.organizationId, workspaceId: other.workspaceId };

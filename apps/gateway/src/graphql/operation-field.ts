@@ -192,8 +192,10 @@ export function lookupField(name: string, target: Entity | typeof Node, descript
       nullable: true,
       description,
       args: on ? {} : { ...((target as Entity).workspace ? {} : { workspaceId: t.arg.id({ required: true }) }), id: t.arg.id({ required: true }) },
-      resolve: (parent: any, args: Input, { ctx }: GraphqlContext) => {
-        const [workspaceId, key] = on ? [scopeOf(parent), id?.(parent)] : [String(args['workspaceId'] ?? ''), args['id']];
+      resolve: async (parent: any, args: Input, { ctx }: GraphqlContext) => {
+        // A probed stub (`entity`'s `probe`) holds only its id: the reference is read from the full record.
+        const source = on && id?.(parent) === undefined && parent[FULL] ? ((await parent[FULL]()) ?? parent) : parent;
+        const [workspaceId, key] = on ? [scopeOf(parent), id?.(source)] : [String(args['workspaceId'] ?? ''), args['id']];
         return workspaceId !== undefined && key ? read(ctx, workspaceId, String(key)) : null;
       },
     }),

@@ -21,6 +21,7 @@ import './analytics.graphql';
 import './partner.graphql';
 import './account-automation.graphql';
 import './people.graphql';
+import './api-key.graphql';
 
 lookupField('node', Node, 'An object of the workspace by id, whatever its type (a Node: workspace, campaign, lead, unibox thread, tag, webhook, mailbox, automation rule); null when the workspace has none');
 

@@ -18,6 +18,9 @@ export function chromiumPath(): string | undefined {
 
 /** Why the browser tests cannot run here, or null. In CI a missing browser or app build is a failure, not a skip. */
 export function browserUnavailable(): string | null {
+  // CI runs them in its PGlite pass only (BROWSER_TESTS=0 in the PostgreSQL pass, .ci/run): every
+  // operation they drive has its own PostgreSQL integration tests, and CI stays under 30 minutes.
+  if (process.env['BROWSER_TESTS'] === '0') return 'BROWSER_TESTS=0';
   const reason = !chromiumPath()
     ? 'no Chromium (apt-get install chromium, or set CHROMIUM_PATH)'
     : !existsSync(join(ROOT, 'apps/web/dist/index.html'))
@@ -84,4 +87,22 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+/**
+ * Starts recording every value the progress bar named `label` takes (aria-valuenow), as it changes,
+ * and answers a function reading them: a bar that jumps from 0 to 100 shows one value, not a progress.
+ */
+export async function watchProgress(page: Page, label: string): Promise<() => Promise<number[]>> {
+  await page.evaluate((name) => {
+    const seen: number[] = [];
+    (window as any).__progressSeen = seen;
+    const record = () => {
+      const bar = document.querySelector(`[role="progressbar"][aria-label="${name}"]`);
+      const value = bar ? Number(bar.getAttribute('aria-valuenow')) : NaN;
+      if (!Number.isNaN(value) && seen.at(-1) !== value) seen.push(value);
+    };
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+  }, label);
+  return () => page.evaluate(() => (window as any).__progressSeen as number[]);
 }

@@ -18,6 +18,7 @@ import { analyticsRouter } from './routers/analytics.router';
 import { partnerRouter } from './routers/partner.router';
 import { accountAutomationRouter } from './routers/account-automation.router';
 import { peopleRouter } from './routers/people.router';
+import { apiKeyRouter } from './routers/api-key.router';
 
 /** Mirrors the operation registry by domain: `workspace.list`, `campaign.launch`, … */
 export const appRouter = router({
@@ -40,6 +41,7 @@ export const appRouter = router({
   partner: partnerRouter,
   accountAutomation: accountAutomationRouter,
   people: peopleRouter,
+  apiKey: apiKeyRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -32,9 +32,10 @@ export async function issueApiKey(options: {
   return { id, apiKey };
 }
 
-export async function revokeApiKey(options: { db: PrismaClient; keyId: string }): Promise<boolean> {
+/** Revokes an unrevoked key (of `organizationId` when given); whether it did. */
+export async function revokeApiKey(options: { db: PrismaClient | Tx; keyId: string; organizationId?: string }): Promise<boolean> {
   const result = await options.db.apiKey.updateMany({
-    where: { id: options.keyId, revokedAt: null },
+    where: { id: options.keyId, revokedAt: null, ...(options.organizationId ? { organizationId: options.organizationId } : {}) },
     data: { revokedAt: new Date() },
   });
   return result.count > 0;

@@ -69,10 +69,16 @@ export interface Authenticator {
  * Key lookups are cached for `ttlMs` (default 5 s) so a burst of requests costs one
  * query; a revocation made through another process takes effect within that time.
  */
-export function createAuthenticator(options: { db: PrismaClient; ttlMs?: number; maxEntries?: number }): Authenticator {
+export function createAuthenticator(options: {
+  db: PrismaClient;
+  ttlMs?: number;
+  maxEntries?: number;
+  /** The process's cache (`Caches.apiKeys`), which apiKey.revoke clears; a private one otherwise. */
+  cache?: Map<string, { actor: Actor | null; expires: number }>;
+}): Authenticator {
   const ttlMs = options.ttlMs ?? 5_000;
   const maxEntries = options.maxEntries ?? 10_000;
-  const cache = new Map<string, { actor: Actor | null; expires: number }>();
+  const cache = options.cache ?? new Map<string, { actor: Actor | null; expires: number }>();
   return {
     async authenticate(apiKey) {
       const key = apiKey?.trim().toLowerCase();

@@ -138,6 +138,8 @@ describe('list-all', () => {
     const ids = async (input: Record<string, unknown>) => (await s.run('listAll', input)).map((c) => c.id);
     expect(await ids({ campaign_type: 'parent' })).toEqual([parent.id]);
     expect(await ids({ campaign_type: 'subseq' })).toEqual([sub.id]);
+    expect(await ids({ parent_camp_id: parent.id })).toEqual([sub.id]);
+    expect(await ids({ parent_camp_id: sub.id })).toEqual([]);
     expect(await ids({ status: 'PAUSED' })).toEqual([parent.id]);
     expect(await ids({ status: 'ACTIVE' })).toEqual([]);
     expect(await ids({})).toEqual([sub.id, parent.id]);

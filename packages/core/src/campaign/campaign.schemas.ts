@@ -254,6 +254,7 @@ export const ListAllCampaignsInput = z.object({
   campaign_id: ObjectId.optional(),
   status: CampaignStatus.optional(),
   campaign_type: z.enum(['all', 'parent', 'subseq'], { error: 'must be all, parent or subseq' }).default('all'),
+  parent_camp_id: ObjectId.optional().describe('Only the subsequences of this parent campaign (our addition)'),
   name: z.string({ error: 'must be a string' }).trim().optional().describe('Substring of the campaign name, case-insensitive'),
   ...sortParams(['created_at', 'modified_at', 'camp_name'], 'desc'),
   ...SkipLimit,

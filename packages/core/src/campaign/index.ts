@@ -15,6 +15,7 @@ import {
 } from './campaign-crud.operations';
 import { setCampaignSchedules, updateCampaign } from './campaign-update.operations';
 import { deleteCampaign, launchCampaign, pauseCampaign } from './campaign-state.operations';
+import { previewCampaignStep, sendCampaignTest } from '../sending/index';
 
 // What analytics reads of campaign: the not-found error, the rate rule and the unbounded range.
 export { campaignNotFound } from './campaign.queries';
@@ -39,4 +40,6 @@ export const campaignOperations = {
   duplicate: duplicateCampaign,
   bulkAssignTags: bulkAssignCampaignTags,
   statsAll: getAllCampaignStats,
+  preview: previewCampaignStep,
+  sendTest: sendCampaignTest,
 } as const;

@@ -65,10 +65,17 @@ export interface Caches {
    * people operations that end sessions or change roles clear it, so they take effect at once here.
    */
   sessions: Map<string, { value: unknown; expires: number }>;
+  /** Test sends of this process per mailbox id, their times in ms (campaign.sendTest's hourly limit). */
+  testSends: Map<string, number[]>;
+  /**
+   * API-key lookups of this process (auth/authenticate.service.ts), keyed by the key; revoking a
+   * key through an operation (apiKey.revoke) clears it, so the key answers 401 at once here.
+   */
+  apiKeys: Map<string, { actor: Actor | null; expires: number }>;
 }
 
 export function createCaches(): Caches {
-  return { workspaceOwner: new Map(), sessions: new Map() };
+  return { workspaceOwner: new Map(), sessions: new Map(), testSends: new Map(), apiKeys: new Map() };
 }
 
 export interface Ctx {

@@ -19,4 +19,6 @@ export const campaignRouter = router({
   duplicate: procedureFor(operations.campaign.duplicate),
   bulkAssignTags: procedureFor(operations.campaign.bulkAssignTags),
   statsAll: procedureFor(operations.campaign.statsAll),
+  preview: procedureFor(operations.campaign.preview),
+  sendTest: procedureFor(operations.campaign.sendTest),
 });

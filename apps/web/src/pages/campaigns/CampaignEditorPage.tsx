@@ -15,6 +15,7 @@ import { SequenceEditor } from './SequenceEditor';
 import { ScheduleForm } from './ScheduleForm';
 import { SettingsForm } from './SettingsForm';
 import { MailboxPicker } from './MailboxPicker';
+import { SubsequenceOf, SubsequencesPanel } from './SubsequencesPanel';
 
 export default function CampaignEditorPage() {
   const workspaceId = useWorkspaceId();
@@ -67,7 +68,7 @@ export default function CampaignEditorPage() {
             </Button>
           )}
           {!readOnly && campaign.status !== 'COMPLETED' && (
-            <Button onClick={toggle} loading={launched.fetching || paused.fetching} color={campaign.status === 'ACTIVE' ? 'yellow' : undefined}>
+            <Button onClick={toggle} loading={launched.fetching || paused.fetching} color={campaign.status === 'ACTIVE' ? 'yellow' : undefined} autoContrast>
               {campaign.status === 'ACTIVE' ? 'Pause' : 'Launch'}
             </Button>
           )}
@@ -78,6 +79,7 @@ export default function CampaignEditorPage() {
           {campaign.pausedReason}
         </Alert>
       )}
+      <SubsequenceOf workspaceId={workspaceId} campaignId={campaign.id} />
       {archived && <Alert color="gray">This campaign is archived: it can be read, not changed.</Alert>}
       {!canEdit && <Alert color="gray">Your role is read-only: you can read this campaign, not change it.</Alert>}
       <ProblemAlert problem={stateProblem} title={campaign.status === 'ACTIVE' ? 'Could not pause' : 'Could not launch'} />
@@ -89,6 +91,7 @@ export default function CampaignEditorPage() {
           <Tabs.Tab value="schedule">Schedule</Tabs.Tab>
           <Tabs.Tab value="settings">Settings</Tabs.Tab>
           <Tabs.Tab value="mailboxes">Mailboxes</Tabs.Tab>
+          <Tabs.Tab value="subsequences">Subsequences</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="sequence" pt="md">
           <SequenceEditor workspaceId={workspaceId} campaign={campaign} readOnly={readOnly} />
@@ -98,6 +101,9 @@ export default function CampaignEditorPage() {
         </Tabs.Panel>
         <Tabs.Panel value="settings" pt="md">
           <SettingsForm workspaceId={workspaceId} campaign={campaign} readOnly={readOnly} />
+        </Tabs.Panel>
+        <Tabs.Panel value="subsequences" pt="md">
+          <SubsequencesPanel workspaceId={workspaceId} campaignId={campaign.id} readOnly={readOnly} />
         </Tabs.Panel>
         <Tabs.Panel value="mailboxes" pt="md">
           <MailboxPicker workspaceId={workspaceId} campaign={campaign} mailboxes={mailboxes} readOnly={readOnly} listProblem={problemOf(result.error)} />

@@ -8,6 +8,7 @@ import { fieldProblem, problemOf, type Problem } from '../../graphql/errors';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { UpdateCampaign, type EditedCampaign } from './campaign-editor.graphql';
 import { nextLabel } from './sequence.rules';
+import { VariationPreview } from './VariationPreview';
 
 /** The merge fields the composer fills for every lead (packages/core/src/sending/merge-fields.rules.ts). */
 export const MERGE_FIELDS = [
@@ -93,6 +94,8 @@ export function SequenceEditor(props: { workspaceId: string; campaign: EditedCam
             {step.variations.map((variation, vIndex) => (
               <VariationEditor
                 key={variation.variation}
+                workspaceId={props.workspaceId}
+                campaignId={props.campaign.id}
                 stepNumber={index + 1}
                 variation={variation}
                 readOnly={props.readOnly}
@@ -131,6 +134,8 @@ export function SequenceEditor(props: { workspaceId: string; campaign: EditedCam
 }
 
 function VariationEditor(props: {
+  workspaceId: string;
+  campaignId: string;
   stepNumber: number;
   variation: Variation;
   readOnly: boolean;
@@ -211,6 +216,7 @@ function VariationEditor(props: {
           onChange={(e) => props.onChange({ body: e.currentTarget.value })}
           error={fieldProblem(props.problem, `${props.path}.body`, `${props.path}.variation`)}
         />
+        <VariationPreview workspaceId={props.workspaceId} campaignId={props.campaignId} step={props.stepNumber} variation={variation.variation} readOnly={props.readOnly} />
       </Stack>
     </Card>
   );

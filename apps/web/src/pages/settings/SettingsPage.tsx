@@ -1,7 +1,7 @@
 // Screen 6: the workspace's and organization's settings, a tab each (the tab is in the address:
 // /settings/webhooks, /settings/people, …). Read-only people see every tab without its write controls.
 import { useNavigate, useParams } from 'react-router';
-import { Code, List, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Stack, Tabs, Title } from '@mantine/core';
 import { useQuery } from 'urql';
 import { graphql } from '../../graphql/graphql';
 import { useWorkspaceId } from '../../shell/Shell';
@@ -12,6 +12,7 @@ import { LeadLabelsTab } from './LeadLabelsTab';
 import { FieldsTab } from './FieldsTab';
 import { ClientsTab } from './ClientsTab';
 import { PeopleTab } from './PeopleTab';
+import { ApiKeysTab } from './ApiKeysTab';
 
 const WorkspaceNameQuery = graphql(`
   query SettingsWorkspace($workspaceId: ID!) { workspace(id: $workspaceId) { id name } }
@@ -67,38 +68,12 @@ export default function SettingsPage() {
           <ClientsTab />
         </Tabs.Panel>
         <Tabs.Panel value="api-keys" pt="md">
-          <ApiKeys />
+          <ApiKeysTab workspaceId={workspaceId} workspaceName={workspaceName} />
         </Tabs.Panel>
         <Tabs.Panel value="people" pt="md">
           <PeopleTab workspaceId={workspaceId} workspaceName={workspaceName} />
         </Tabs.Panel>
       </Tabs>
-    </Stack>
-  );
-}
-
-/** The organization's API keys have no GraphQL operations yet: they are managed from the command line. */
-function ApiKeys() {
-  return (
-    <Stack gap="sm" maw={720}>
-      <Text>
-        API keys are for programs that call the Outreach API. The web app cannot list, create or revoke them yet; the server’s command line does, on
-        the machine that runs Outreach:
-      </Text>
-      <List spacing="xs">
-        <List.Item>
-          <Code>npm run cli -- keys list --org &lt;organization id&gt;</Code>
-        </List.Item>
-        <List.Item>
-          <Code>npm run cli -- keys create --org &lt;organization id&gt; --name &lt;label&gt; [--workspace &lt;workspace id&gt;]</Code>
-        </List.Item>
-        <List.Item>
-          <Code>npm run cli -- keys revoke &lt;key id&gt;</Code>
-        </List.Item>
-      </List>
-      <Text size="sm" c="dimmed">
-        A client’s key is created with the client, in the Clients tab.
-      </Text>
     </Stack>
   );
 }

@@ -1,0 +1,47 @@
+// Input and output of the organization's API-key management (api-key.operations.ts).
+import { z } from 'zod';
+import { ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+
+const ApiKeyId = ObjectId.describe('Id of an API key (`id`, as apiKey.create and apiKey.list answer it)');
+
+/** The role a new key acts with; omitted: full access, as keys made with the CLI. */
+export const ApiKeyRoleField = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/[- ]/g, '_') : value),
+  z.enum(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY'], { error: 'must be OWNER, ADMIN, MEMBER or READ_ONLY' }),
+);
+
+export const CreateApiKeyInput = z.object({
+  name: z
+    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters')
+    .describe('A label to recognise the key by (where it is used)'),
+  workspace_id: WorkspaceIdField.optional().describe('Limits the key to this workspace of the organization; omitted: every workspace'),
+  role: ApiKeyRoleField.optional().describe('The role the key acts with (READ_ONLY runs queries only); omitted: full access'),
+});
+export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
+
+export const ApiKeyRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  key_prefix: z.string().describe("The key's first group, to recognise it; never the key"),
+  workspace_id: z.string().nullable().describe('The one workspace the key reaches; null: every workspace (or, for a partner or client key, those granted to it)'),
+  role: z.enum(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY']).nullable().describe('null: full access'),
+  partner_name: z.string().nullable().describe("A partner key's partner"),
+  client_id: z.string().nullable().describe("A client-access key's client"),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+
+export const CreateApiKeyOutput = z.object({
+  status: StatusSuccess,
+  api_key: z.string().describe('The key itself: shown once, stored only as its SHA-256'),
+  key: ApiKeyRow,
+});
+
+export const ListApiKeysInput = z.object({});
+export const ListApiKeysOutput = z.object({ status: StatusSuccess, api_keys: z.array(ApiKeyRow) });
+
+export const RevokeApiKeyInput = z.object({ id: ApiKeyId });
+export const RevokeApiKeyOutput = z.object({ status: StatusSuccess, key: ApiKeyRow });
