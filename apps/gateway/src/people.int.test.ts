@@ -17,7 +17,7 @@ const sink = new Writable({
 });
 const { server, org } = useTestServer({ log: pino({ level: 'debug' }, sink) });
 
-const VIEWER = 'person { id email name role createdAt } organizationId organizationName csrfToken';
+const VIEWER = 'person { id email name role createdAt } organizationId organizationName csrfToken workspaces { id name }';
 let addresses = 0;
 /** A client address of its own (the app trusts x-forwarded-for from loopback): each test keeps its own failure budget. */
 const freshAddress = () => `198.51.100.${100 + ++addresses}`;
@@ -88,7 +88,7 @@ describe('the owner\'s set-up link', () => {
   it('creates the organization and the owner, and signs them in with an HttpOnly, SameSite=Lax cookie', async () => {
     const { browser: b, answer, email, token } = await setUpOwner();
     expect(answer.body.errors).toBeUndefined();
-    expect(answer.body.data.setUpOwner).toMatchObject({ person: { email, name: 'Olga Owner', role: 'OWNER' }, organizationName: 'Acme', csrfToken: expect.any(String) });
+    expect(answer.body.data.setUpOwner).toMatchObject({ person: { email, name: 'Olga Owner', role: 'OWNER' }, organizationName: 'Acme', csrfToken: expect.any(String), workspaces: [{ name: 'Default workspace' }] });
     const cookie = answer.setCookie!;
     expect(cookie).toMatch(/^outreach_session=[A-Za-z0-9_-]{43}; /);
     expect(cookie).toContain('HttpOnly');
@@ -228,7 +228,9 @@ describe('roles', () => {
     const reader = browser();
     const accepted = await reader.graphql(`mutation($t: String!) { acceptInvitation(token: $t, name: "Rita Reader", password: "reading is fun") { ${VIEWER} } }`, { t: invited.body.token });
     expect(accepted.body.data.acceptInvitation.person).toMatchObject({ email: 'reader@example.com', name: 'Rita Reader', role: 'READ_ONLY' });
-    expect((await reader.graphql('{ workspaces { id } }')).body.data.workspaces).toEqual([{ id: ws.id }]);
+    // The answer's workspaces are the ones the person now signed in reaches (not the caller's before: nobody).
+    expect(accepted.body.data.acceptInvitation.workspaces).toEqual([{ id: ws.id, name: 'Default workspace' }]);
+    expect((await reader.graphql('{ workspaces { id } viewer { workspaces { id } } }')).body.data).toEqual({ workspaces: [{ id: ws.id }], viewer: { workspaces: [{ id: ws.id }] } });
     expect((await reader.graphql(`{ workspace(id: "${second}") { id } }`)).body.errors[0].extensions.code).toBe('FORBIDDEN');
 
     const gql = await reader.graphql(`mutation { createTag(workspaceId: "${ws.id}", name: "nope", color: "#000") { id } }`);

@@ -8,9 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createSetupLink, deliverDueWebhooks } from '@outreach/core';
+import { deliverDueWebhooks } from '@outreach/core';
 import { createTestCampaign, createTestLead, createTestMailbox, recordTestSend } from '@outreach/core/testing';
 import { useTestServer } from './testing/suite';
+import { signUpOwner } from './testing/web-owner';
 import { browserUnavailable, launchBrowser, openPage, screenshot, seriousViolations } from './testing/browser';
 
 const unavailable = browserUnavailable();
@@ -62,17 +63,8 @@ describe.skipIf(unavailable)('analytics and settings in a browser', () => {
     const { page, errors } = await openPage(browser!);
 
     // The owner signs up from the one-time setup link.
-    const setup = await createSetupLink({ db: s.db.prisma, publicUrl: s.url });
-    await page.goto(setup.link);
-    await page.getByLabel('Organization name').fill('Figures Inc');
-    await page.getByLabel('Your name').fill('Olive Owner');
-    await page.getByLabel('E-mail').fill(ownerEmail);
-    await page.getByLabel('Password').fill('a-long-enough-password');
-    await page.getByRole('button', { name: 'Create the owner account' }).click();
-    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
-    const owner = await s.db.prisma.user.findUniqueOrThrow({ where: { email: ownerEmail } });
-    const workspace = await s.db.prisma.workspace.findFirstOrThrow({ where: { organizationId: owner.organizationId } });
-    const at = { db: s.db.prisma, organizationId: owner.organizationId, workspaceId: workspace.id };
+    const owner = await signUpOwner(page, s, { email: ownerEmail, organization: 'Figures Inc', name: 'Olive Owner' });
+    const at = { db: s.db.prisma, organizationId: owner.organizationId, workspaceId: owner.workspaceId };
 
     // A campaign with an A/B first step sent three times today from one mailbox: two sends of A
     // (one replied to), one of B.
@@ -151,7 +143,7 @@ describe.skipIf(unavailable)('analytics and settings in a browser', () => {
     await hookRow.getByText('Nothing delivered yet').waitFor();
     await hookRow.getByRole('button', { name: /Send test event to CRM/ }).click();
     await page.getByText(/Test event queued/).waitFor();
-    const round = await deliverDueWebhooks({ deps: s.deps.service, workspaceIds: [workspace.id] });
+    const round = await deliverDueWebhooks({ deps: s.deps.service, workspaceIds: [owner.workspaceId] });
     expect(round.delivered).toBe(1);
     expect(JSON.parse(received.find((r) => r.path === `/hook-${run}`)!.body)).toMatchObject({ webhook_event: 'WEBHOOK_TEST', webhook_name: 'CRM' });
     await page.getByRole('button', { name: 'Refresh' }).click();

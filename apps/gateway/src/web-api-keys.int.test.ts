@@ -4,8 +4,8 @@
 // screenshots go to docs/screenshots/ at 1280 px and 390 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createSetupLink } from '@outreach/core';
 import { useTestServer } from './testing/suite';
+import { signUpOwner } from './testing/web-owner';
 import { browserUnavailable, launchBrowser, openPage, screenshot, seriousViolations } from './testing/browser';
 
 const unavailable = browserUnavailable();
@@ -30,14 +30,7 @@ describe.skipIf(unavailable)('API keys in a browser', () => {
     const s = server;
     const ownerEmail = `owner-${Date.now().toString(36)}@keys.test`;
     const { page, errors } = await openPage(browser!);
-    const setup = await createSetupLink({ db: s.db.prisma, publicUrl: s.url });
-    await page.goto(setup.link);
-    await page.getByLabel('Organization name').fill('Keys Inc');
-    await page.getByLabel('Your name').fill('Kim Owner');
-    await page.getByLabel('E-mail').fill(ownerEmail);
-    await page.getByLabel('Password').fill('a-long-enough-password');
-    await page.getByRole('button', { name: 'Create the owner account' }).click();
-    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await signUpOwner(page, s, { email: ownerEmail, organization: 'Keys Inc', name: 'Kim Owner' });
 
     await page.goto(`${s.url}/settings/api-keys`);
     await page.getByText('No API keys yet.').waitFor();

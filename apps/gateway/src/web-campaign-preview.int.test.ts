@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { simpleParser } from 'mailparser';
 import { newId } from '@outreach/db';
-import { createSetupLink } from '@outreach/core';
 import { createTestCampaign, createTestLead, startSmtpServer, type SmtpTestServer } from '@outreach/core/testing';
 import { useTestServer } from './testing/suite';
+import { signUpOwner } from './testing/web-owner';
 import { browserUnavailable, launchBrowser, openPage, screenshot, seriousViolations } from './testing/browser';
 
 const unavailable = browserUnavailable();
@@ -38,18 +38,9 @@ describe.skipIf(unavailable)('the campaign preview in a browser', () => {
   it("previews a step for Grace as the engine composes it and sends a test that arrives with that subject", async () => {
     const s = server;
     const { page, errors } = await openPage(browser!);
-    const setup = await createSetupLink({ db: s.db.prisma, publicUrl: s.url });
-    await page.goto(setup.link);
-    await page.getByLabel('Organization name').fill('Acme');
-    await page.getByLabel('Your name').fill('Ada Owner');
-    await page.getByLabel('E-mail').fill(OWNER);
-    await page.getByLabel('Password').fill('a-long-enough-password');
-    await page.getByRole('button', { name: 'Create the owner account' }).click();
-    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    const owner = await signUpOwner(page, s, { email: OWNER, organization: 'Acme', name: 'Ada Owner' });
 
-    const user = await s.db.prisma.user.findUniqueOrThrow({ where: { email: OWNER } });
-    const workspace = await s.db.prisma.workspace.findFirstOrThrow({ where: { organizationId: user.organizationId } });
-    const base = { db: s.db.prisma, organizationId: user.organizationId, workspaceId: workspace.id };
+    const base = { db: s.db.prisma, organizationId: owner.organizationId, workspaceId: owner.workspaceId };
     const campaign = await createTestCampaign({
       ...base,
       steps: [{ variations: [{ label: 'A', subject: 'Hello {{first_name}}', body: '<p>{Hi|Hey} {{first_name}}, a question about {{company_name|your team}}.</p>' }] }],
@@ -62,8 +53,8 @@ describe.skipIf(unavailable)('the campaign preview in a browser', () => {
     await s.db.prisma.emailAccount.create({
       data: {
         id: mailboxId,
-        organizationId: user.organizationId,
-        workspaceId: workspace.id,
+        organizationId: owner.organizationId,
+        workspaceId: owner.workspaceId,
         email: MAILBOX,
         emailNormalized: MAILBOX,
         firstName: 'Sam',

@@ -6,10 +6,9 @@
 // for docs/screenshots/ at 1280 px and 390 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { newId } from '@outreach/db';
-import { createSetupLink } from '@outreach/core';
 import { imapServerUnavailable, startDnsServer, startImapServer, startSmtpServer, type DnsTestServer, type ImapTestServer, type SmtpTestServer } from '@outreach/core/testing';
 import { useTestServer } from './testing/suite';
+import { signUpOwner } from './testing/web-owner';
 import { browserUnavailable, launchBrowser, openPage, screenshot, seriousViolations } from './testing/browser';
 
 const unavailable = browserUnavailable() ?? imapServerUnavailable();
@@ -53,14 +52,7 @@ describe.skipIf(unavailable)('the mailbox screens in a browser', () => {
     const s = server;
     const { page, errors } = await openPage(browser!);
 
-    const setup = await createSetupLink({ db: s.db.prisma, publicUrl: s.url });
-    await page.goto(setup.link);
-    await page.getByLabel('Organization name').fill('Acme Mail');
-    await page.getByLabel('Your name').fill('Max Mailer');
-    await page.getByLabel('E-mail').fill(`owner-${newId()}@acme-mail.test`);
-    await page.getByLabel('Password').fill('a-long-enough-password');
-    await page.getByRole('button', { name: 'Create the owner account' }).click();
-    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await signUpOwner(page, s, { organization: 'Acme Mail', name: 'Max Mailer' });
 
     await page.getByRole('link', { name: 'Mailboxes', exact: true }).click();
     await page.getByText('No mailboxes yet.').waitFor();

@@ -7,8 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { newId } from '@outreach/db';
-import { createSetupLink, issueApiKey } from '@outreach/core';
+import { issueApiKey } from '@outreach/core';
 import { useTestServer } from './testing/suite';
+import { signUpOwner } from './testing/web-owner';
 import { browserUnavailable, launchBrowser, openPage, screenshot, seriousViolations } from './testing/browser';
 
 const unavailable = browserUnavailable();
@@ -34,22 +35,13 @@ describe.skipIf(unavailable)('subsequences in a browser', () => {
     const s = server;
     const { page, errors } = await openPage(browser!);
 
-    const setup = await createSetupLink({ db: s.db.prisma, publicUrl: s.url });
-    await page.goto(setup.link);
-    await page.getByLabel('Organization name').fill('Acme');
-    await page.getByLabel('Your name').fill('Ada Owner');
-    await page.getByLabel('E-mail').fill(OWNER);
-    await page.getByLabel('Password').fill('a-long-enough-password');
-    await page.getByRole('button', { name: 'Create the owner account' }).click();
-    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    const owner = await signUpOwner(page, s, { email: OWNER, organization: 'Acme', name: 'Ada Owner' });
 
-    const user = await s.db.prisma.user.findUniqueOrThrow({ where: { email: OWNER } });
-    const workspace = await s.db.prisma.workspace.findFirstOrThrow({ where: { organizationId: user.organizationId } });
     await s.db.prisma.emailAccount.create({
       data: {
         id: newId(),
-        organizationId: user.organizationId,
-        workspaceId: workspace.id,
+        organizationId: owner.organizationId,
+        workspaceId: owner.workspaceId,
         email: MAILBOX,
         emailNormalized: MAILBOX,
         firstName: 'Sam',
@@ -115,10 +107,10 @@ describe.skipIf(unavailable)('subsequences in a browser', () => {
     await check(page, null);
 
     // A lead of the parent, marked Interested through the API, is enrolled into the subsequence.
-    const key = await issueApiKey({ db: s.db.prisma, organizationId: user.organizationId, name: 'test' });
-    const added = await s.rest('POST', '/lead/add', { key: key.apiKey, body: { workspace_id: workspace.id, campaign_id: parentId, leads: [{ email: 'grace@example.com' }] } });
+    const key = await issueApiKey({ db: s.db.prisma, organizationId: owner.organizationId, name: 'test' });
+    const added = await s.rest('POST', '/lead/add', { key: key.apiKey, body: { workspace_id: owner.workspaceId, campaign_id: parentId, leads: [{ email: 'grace@example.com' }] } });
     expect(added.status).toBe(200);
-    const marked = await s.rest('POST', '/lead/data/update', { key: key.apiKey, body: { workspace_id: workspace.id, campaign_id: parentId, email: 'grace@example.com', label: 'INTERESTED' } });
+    const marked = await s.rest('POST', '/lead/data/update', { key: key.apiKey, body: { workspace_id: owner.workspaceId, campaign_id: parentId, email: 'grace@example.com', label: 'INTERESTED' } });
     expect(marked.status).toBe(200);
     expect(await s.db.prisma.lead.count({ where: { campaignId: subId } })).toBe(1);
 

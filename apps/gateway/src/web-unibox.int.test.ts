@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ImapFlow } from 'imapflow';
 import { newId } from '@outreach/db';
-import { createSetupLink, runSchedulerTick, syncMailbox } from '@outreach/core';
+import { runSchedulerTick, syncMailbox } from '@outreach/core';
 import { createTestCampaign, imapServerUnavailable, startImapServer, startSmtpServer, type ImapTestServer, type SmtpTestServer } from '@outreach/core/testing';
 import { useTestServer } from './testing/suite';
+import { signUpOwner } from './testing/web-owner';
 import { browserUnavailable, launchBrowser, openPage, screenshot, seriousViolations, VIEWPORTS } from './testing/browser';
 
 /** The owner who signs up: an address of its own, as the suite's files share one database and addresses are unique. */
@@ -70,17 +71,9 @@ describe.skipIf(unavailable)('the unibox in a browser', () => {
     const { page, context, errors } = await openPage(browser!);
 
     // The owner signs up from the setup link.
-    const setup = await createSetupLink({ db: s.db.prisma, publicUrl: s.url });
-    await page.goto(setup.link);
-    await page.getByLabel('Organization name').fill('Acme');
-    await page.getByLabel('Your name').fill('Ada Lovelace');
-    await page.getByLabel('E-mail').fill(OWNER);
-    await page.getByLabel('Password').fill('a-long-enough-password');
-    await page.getByRole('button', { name: 'Create the owner account' }).click();
-    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
-    const user = await s.db.prisma.user.findUniqueOrThrow({ where: { email: OWNER } });
-    const workspaceId = (await s.db.prisma.workspace.findFirstOrThrow({ where: { organizationId: user.organizationId } })).id;
-    const base = { organizationId: user.organizationId, workspaceId };
+    const owner = await signUpOwner(page, s, { email: OWNER, organization: 'Acme', name: 'Ada Lovelace' });
+    const { workspaceId } = owner;
+    const base = { organizationId: owner.organizationId, workspaceId };
 
     // A mailbox on the local SMTP server and Dovecot, and an active campaign sending from it all day, every day.
     const mailboxId = newId();

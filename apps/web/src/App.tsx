@@ -1,25 +1,57 @@
-import { lazy, Suspense, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router';
 import { Alert, Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Loading } from './components/Loading';
-import { useSession } from './session';
+import type { Client } from 'urql';
+import { pickWorkspace, useSession, ViewerQuery } from './session';
+import { prefetchCampaigns } from './pages/campaigns/campaigns.graphql';
 import { Shell } from './shell/Shell';
 import { SignInPage } from './pages/SignInPage';
 import { SetupPage } from './pages/SetupPage';
 import { AcceptInvitationPage } from './pages/AcceptInvitationPage';
 
-// Screens behind the sign-in load on demand: the sign-in page's JavaScript stays small.
-const CampaignsPage = lazy(() => import('./pages/campaigns/CampaignsPage'));
-const CampaignEditorPage = lazy(() => import('./pages/campaigns/CampaignEditorPage'));
-const AnalyticsPage = lazy(() => import('./pages/analytics/AnalyticsPage'));
-const CampaignAnalyticsPage = lazy(() => import('./pages/analytics/CampaignAnalyticsPage'));
-const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
-const MailboxesPage = lazy(() => import('./pages/mailboxes/MailboxesPage'));
-const MailboxPage = lazy(() => import('./pages/mailboxes/MailboxPage'));
-const UniboxPage = lazy(() => import('./pages/unibox/UniboxPage'));
-const LeadsPage = lazy(() => import('./pages/leads/LeadsPage'));
-const LeadImportPage = lazy(() => import('./pages/leads/LeadImportPage'));
-const LeadPage = lazy(() => import('./pages/leads/LeadPage'));
+// Screens behind the sign-in load on demand: the sign-in page's JavaScript stays small. One table
+// gives each path its screen, for the routes and for `preloadScreen`.
+const SCREENS = (
+  [
+    { path: '/campaigns', load: () => import('./pages/campaigns/CampaignsPage'), data: prefetchCampaigns },
+    { path: '/campaigns/:id', load: () => import('./pages/campaigns/CampaignEditorPage') },
+    { path: '/leads', load: () => import('./pages/leads/LeadsPage') },
+    { path: '/leads/import', load: () => import('./pages/leads/LeadImportPage') },
+    { path: '/leads/:id', load: () => import('./pages/leads/LeadPage') },
+    { path: '/unibox/:threadId?', load: () => import('./pages/unibox/UniboxPage') },
+    { path: '/mailboxes', load: () => import('./pages/mailboxes/MailboxesPage') },
+    { path: '/mailboxes/:id', load: () => import('./pages/mailboxes/MailboxPage') },
+    { path: '/analytics', load: () => import('./pages/analytics/AnalyticsPage') },
+    { path: '/analytics/campaigns/:id', load: () => import('./pages/analytics/CampaignAnalyticsPage') },
+    { path: '/settings/:tab?', load: () => import('./pages/settings/SettingsPage') },
+  ] satisfies Screen[]
+).map((screen) => ({ ...screen, Page: lazy(screen.load) }));
+
+interface Screen {
+  path: string;
+  load: () => Promise<{ default: ComponentType }>;
+  /** Reads the screen's first data into the client's cache. */
+  data?: (client: Client, workspaceId: string) => Promise<unknown>;
+}
+
+/**
+ * The first screen of a visit: its code, the viewer and then its data load at once, before React
+ * renders, instead of one after the other as the screens mount (three round trips in a row).
+ */
+export function preloadScreen(pathname: string, client: Client): void {
+  const path = pathname === '/' ? '/campaigns' : pathname;
+  const screen: Screen | undefined = SCREENS.find((s) => matchPath(s.path, path));
+  if (!screen) return;
+  void screen.load().catch(() => undefined); // a failure shows when the route renders
+  void client
+    .query(ViewerQuery, {})
+    .toPromise()
+    .then(({ data }) => {
+      const workspace = pickWorkspace(data?.viewer?.workspaces ?? []);
+      if (workspace) return screen.data?.(client, workspace.id);
+    });
+}
 
 /** The screens of a signed-in person: without a session, the sign-in page (then back here). */
 function SignedIn(props: { children: ReactNode }) {
@@ -70,94 +102,17 @@ export function App() {
         }
       >
         <Route index element={<Navigate to="/campaigns" replace />} />
-        <Route
-          path="/campaigns"
-          element={
-            <Suspense fallback={<Loading />}>
-              <CampaignsPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/campaigns/:id"
-          element={
-            <Suspense fallback={<Loading />}>
-              <CampaignEditorPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/leads"
-          element={
-            <Suspense fallback={<Loading />}>
-              <LeadsPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/leads/import"
-          element={
-            <Suspense fallback={<Loading />}>
-              <LeadImportPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/leads/:id"
-          element={
-            <Suspense fallback={<Loading />}>
-              <LeadPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/unibox/:threadId?"
-          element={
-            <Suspense fallback={<Loading />}>
-              <UniboxPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/mailboxes"
-          element={
-            <Suspense fallback={<Loading />}>
-              <MailboxesPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/mailboxes/:id"
-          element={
-            <Suspense fallback={<Loading />}>
-              <MailboxPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/analytics"
-          element={
-            <Suspense fallback={<Loading />}>
-              <AnalyticsPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/analytics/campaigns/:id"
-          element={
-            <Suspense fallback={<Loading />}>
-              <CampaignAnalyticsPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/settings/:tab?"
-          element={
-            <Suspense fallback={<Loading />}>
-              <SettingsPage />
-            </Suspense>
-          }
-        />
+        {SCREENS.map(({ path, Page }) => (
+          <Route
+            key={path}
+            path={path}
+            element={
+              <Suspense fallback={<Loading />}>
+                <Page />
+              </Suspense>
+            }
+          />
+        ))}
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

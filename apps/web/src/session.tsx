@@ -1,5 +1,6 @@
-// Who is signed in (the `viewer` query), and the workspace the screens show. The viewer's
-// CSRF token goes on every later request (graphql/client.ts).
+// Who is signed in (the `viewer` query, with the workspaces the person reaches: one request), and
+// the workspace the screens show. The viewer's CSRF token goes on every later request
+// (graphql/client.ts).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { graphql, type ResultOf } from './graphql/graphql';
@@ -11,10 +12,11 @@ export const ViewerFields = graphql(`
     organizationId
     organizationName
     person { id name email role }
+    workspaces { id name }
   }
 `);
 
-const ViewerQuery = graphql(
+export const ViewerQuery = graphql(
   `
     query Viewer {
       viewer { ...ViewerFields }
@@ -42,8 +44,14 @@ interface Session {
 const SessionContext = createContext<Session | null>(null);
 const WORKSPACE_KEY = 'outreach.workspace';
 
+/** The workspace the screens show: the one last chosen in this browser while the person still reaches it, else the first. */
+export function pickWorkspace<W extends { id: string }>(list: readonly W[], chosen: string | null = localStorage.getItem(WORKSPACE_KEY)): W | undefined {
+  return list.find((w) => w.id === chosen) ?? list[0];
+}
+
 export function SessionProvider(props: { children: ReactNode }) {
-  const [result, reexecute] = useQuery({ query: ViewerQuery, requestPolicy: 'network-only' });
+  // main.tsx reads the viewer before the first render; this shares that read (refresh: a new one).
+  const [result, reexecute] = useQuery({ query: ViewerQuery, requestPolicy: 'cache-first' });
   const [override, setOverride] = useState<{ viewer: ViewerData | null } | null>(null);
   const [workspaceId, setWorkspace] = useState<string | null>(() => localStorage.getItem(WORKSPACE_KEY));
 

@@ -1,6 +1,7 @@
 // Relay connections over an operation's own paging (docs/api.md, "GraphQL schema"): `skip` +
-// `limit` and `page` + `limit` are offsets, `page_trail` a keyset cursor. Cursors are opaque;
-// `totalCount` comes from a counting operation when one is given, else from probing the listing.
+// `limit` and `page` + `limit` are offsets (an `offset` argument starts anywhere), `page_trail` a
+// keyset cursor. Cursors are opaque; `totalCount` comes from a counting operation when one is
+// given, else from probing the listing.
 import { invalidField, type Ctx } from '@outreach/core';
 import type { GraphqlContext } from './builder';
 import { defineField, run, typeOf, type FieldOptions, type Input, type Op } from './operation-field';
@@ -30,6 +31,8 @@ interface PagingArgs {
   last?: number | null;
   after?: string | null;
   before?: string | null;
+  /** Offset lists only. */
+  offset?: number | null;
 }
 
 /**
@@ -45,7 +48,8 @@ export function connectionField(name: string, op: Op, options: FieldOptions & { 
       {
         type: typeOf(op, options.type, options, options.result),
         description: options.description ?? op.description ?? op.summary,
-        args,
+        // Offset lists also start at any row (a table that jumps to the middle of a long list).
+        args: style === 'trail' ? args : { ...(args as object), offset: t.arg.int({ description: 'Start at this 0-based row instead of after a cursor (with `first`; not with `after`, `last` or `before`)' }) },
         resolve: async (parent: any, given: Input & PagingArgs, { ctx }: GraphqlContext) => {
           const base = vendor(parent, given);
           const list = (extra: Input) => run(ctx, op, { ...base, ...extra }).then((output) => rows.read(output));
@@ -76,7 +80,12 @@ function pageSize(args: PagingArgs): number {
 /** Offset paging: the cursor of a row is its offset in the list. */
 async function offsetPage(style: 'skip' | 'page', list: (extra: Input) => Promise<any[]>, args: PagingArgs): Promise<Page> {
   let size = pageSize(args);
-  let start = args.after ? decodeCursor('after', args.after, 'o')[1] + 1 : 0;
+  if (args.offset != null) {
+    if (!Number.isInteger(args.offset) || args.offset < 0) throw invalidField('offset', 'must be a whole number of 0 or more');
+    const other = (['after', 'last', 'before'] as const).find((key) => args[key] != null);
+    if (other) throw invalidField('offset', `cannot be combined with ${other}`);
+  }
+  let start = args.offset ?? (args.after ? decodeCursor('after', args.after, 'o')[1] + 1 : 0);
   const before: number | null = args.before ? decodeCursor('before', args.before, 'o')[1] : null;
   if (args.last != null) {
     if (before === null) throw invalidField('before', 'is required with last');

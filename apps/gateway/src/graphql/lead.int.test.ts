@@ -47,6 +47,31 @@ describe('lead counts and connection', () => {
     });
     expect(rest.body.data.workspace.leads).toEqual({ edges: [{ node: { email: 'b@example.com' } }, { node: { email: 'a@example.com' } }], pageInfo: { hasNextPage: false } });
   });
+
+  it('starts a page at any row with offset (a table jumping into a long list), and says what is wrong with a bad one', async () => {
+    const campaign = await createTestCampaign(base(org));
+    for (let i = 0; i < 7; i++) await createTestLead({ ...base(org), campaignId: campaign.id, email: `row${i}@offset.example.com` });
+    const read = (args: string) =>
+      server.graphql(`query($ws: ID!, $id: ID!) { workspace(id: $ws) { leads(campaignId: $id, sort: created_at, direction: asc, ${args}) { edges { node { email } } pageInfo { hasNextPage hasPreviousPage } } } }`, {
+        key: org.apiKey,
+        variables: { ws: org.workspaceId, id: campaign.id },
+      });
+    const emails = (r: Awaited<ReturnType<typeof read>>) => r.body.data.workspace.leads.edges.map((e: any) => e.node.email);
+    const middle = await read('first: 3, offset: 2');
+    expect(emails(middle)).toEqual(['row2@offset.example.com', 'row3@offset.example.com', 'row4@offset.example.com']);
+    expect(middle.body.data.workspace.leads.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: true });
+    const end = await read('first: 3, offset: 5');
+    expect([emails(end), end.body.data.workspace.leads.pageInfo.hasNextPage]).toEqual([['row5@offset.example.com', 'row6@offset.example.com'], false]);
+    expect(emails(await read('first: 3, offset: 9'))).toEqual([]);
+    for (const [args, message] of [
+      ['first: 3, offset: -1', 'must be a whole number of 0 or more'],
+      ['first: 3, offset: 1, after: "x"', 'cannot be combined with after'],
+    ] as const) {
+      const bad = await read(args);
+      expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ field: 'offset' }] });
+      expect(bad.body.errors[0].message).toContain(message);
+    }
+  });
 });
 
 describe('lead references never cross workspaces', () => {

@@ -19,6 +19,16 @@ function mark(value: unknown, workspaceId: string): void {
   for (const inner of Object.values(value)) mark(inner, workspaceId);
 }
 
+const callers = new WeakMap<object, Ctx>();
+/**
+ * An object answered by a mutation that changed who is calling (sign-in: the session it started):
+ * the operations of its fields run as that caller, not as the request's.
+ */
+export function answeredAs<T extends object>(value: T, ctx: Ctx): T {
+  callers.set(value, ctx);
+  return value;
+}
+
 /** Runs an operation for a resolver, scoping what it answers to its workspace; failures go to yoga's maskError as they are. */
 export async function run<T = any>(ctx: Ctx, op: Op, input: Input): Promise<T> {
   const output = await executeOperation({ op, ctx, input });
@@ -149,8 +159,11 @@ export function defineField(name: string, op: Op, options: FieldOptions, skip: s
   const input = inputObject(op.input);
   const bindings: Bindings = { ...options.on?.bind, ...options.bind };
   const skipped = new Set([...skip, ...(options.on ? ['workspace_id'] : []), ...Object.keys(bindings), ...Object.keys(options.fixed ?? {})]);
+  // A field of a type read in a workspace runs in that workspace; one of a type outside any
+  // workspace (the viewer) runs an operation that takes none.
+  const scoped = Object.hasOwn((input as any)._zod.def.shape, 'workspace_id');
   const parentInputs = (parent: any): Input =>
-    options.on ? { workspace_id: scopeOf(parent), ...Object.fromEntries(Object.entries(bindings).map(([key, read]) => [key, read(parent)])) } : {};
+    options.on ? { ...(scoped ? { workspace_id: scopeOf(parent) } : {}), ...Object.fromEntries(Object.entries(bindings).map(([key, read]) => [key, read(parent)])) } : {};
   const vendor = (parent: any, args: Input) => ({ ...toVendor(input, args, options), ...options.fixed, ...parentInputs(parent) });
   // A field answering an entity needs the workspace to read it back.
   register(name, options.on, op.kind, (t) => make(t, argsOf(t, input, placeOf(op.name, 'input', options), skipped, new Set(options.returns ? ['workspace_id'] : [])), vendor));
@@ -168,7 +181,7 @@ export function operationField(name: string, op: Op, options: FieldOptions = {})
       args,
       resolve: async (parent: any, given: Input, { ctx }: GraphqlContext) => {
         const input = vendor(parent, given);
-        const output = await run(ctx, op, input);
+        const output = await run((parent && callers.get(parent)) ?? ctx, op, input);
         if (op.kind === 'mutation') loaded.delete(ctx);
         if (!options.returns) return decode(spec, options.result ? output[options.result] : output);
         const id = options.returns.id(output, input);

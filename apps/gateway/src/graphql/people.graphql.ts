@@ -4,7 +4,8 @@
 import type { ServerResponse } from 'node:http';
 import { operations, SESSION_COOKIE, sessionOperations, SESSION_MAX_MS, toDomainError, type Ctx } from '@outreach/core';
 import { builder, type GraphqlContext } from './builder';
-import { run } from './operation-field';
+import { optionalSessionContext } from '../request-context';
+import { answeredAs, operationField, run } from './operation-field';
 
 type PersonRow = { id: string; email: string; name: string; role: 'OWNER' | 'ADMIN' | 'MEMBER' | 'READ_ONLY'; created_at: string };
 type ViewerRow = { person: PersonRow; organization_id: string; organization_name: string; csrf_token: string };
@@ -59,7 +60,9 @@ async function startSession(gql: GraphqlContext, op: (typeof sessionOperations)[
     if (budgeted && http) http.deps.authFailures.check(http.clientAddress);
     const started = await run(ctx, op, { ...input, user_agent: http?.userAgent?.slice(0, 1000), ip: http?.clientAddress });
     setCookie(http?.res, sessionCookie(ctx, started.session.token, Math.floor(SESSION_MAX_MS / 1000)));
-    return started.viewer;
+    if (!http) return started.viewer;
+    // The viewer's fields (its workspaces) run as the person now signed in.
+    return answeredAs(started.viewer, await optionalSessionContext({ deps: http.deps, sessionToken: started.session.token, requestId: ctx.requestId, clientAddress: http.clientAddress }));
   } catch (error) {
     const domain = toDomainError(error);
     if (domain?.code === 'people.invalid_credentials' && http) http.deps.authFailures.charge(http.clientAddress);
@@ -67,6 +70,9 @@ async function startSession(gql: GraphqlContext, op: (typeof sessionOperations)[
     throw error;
   }
 }
+
+// The workspaces the person reaches, with the viewer: the app's first request has all it needs.
+operationField('workspaces', operations.workspace.list, { on: { ref: Viewer, bind: {} }, result: 'workspaces', type: 'Workspace', description: 'The workspaces the signed-in person reaches, oldest first' });
 
 builder.queryField('viewer', (t) =>
   t.field({

@@ -4,17 +4,11 @@ import { useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet, useOutletContext } from 'react-router';
 import { Alert, AppShell, Burger, Button, Divider, Group, NavLink, Select, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery } from 'urql';
+import { useMutation } from 'urql';
 import { graphql } from '../graphql/graphql';
 import { problemOf } from '../graphql/errors';
-import { useSession } from '../session';
-import { Loading } from '../components/Loading';
+import { pickWorkspace, useSession } from '../session';
 
-const WorkspacesQuery = graphql(`
-  query Workspaces {
-    workspaces { id name }
-  }
-`);
 const SignOut = graphql(`
   mutation SignOut { signOut }
 `);
@@ -32,11 +26,11 @@ export function useWorkspaceId(): string {
 export function Shell() {
   const session = useSession();
   const [opened, { toggle, close }] = useDisclosure(false);
-  const [workspaces] = useQuery({ query: WorkspacesQuery });
   const [signOut, runSignOut] = useMutation(SignOut);
   const [everywhere, runEverywhere] = useMutation(SignOutEverywhere);
-  const list = workspaces.data?.workspaces ?? [];
-  const current = list.find((w) => w.id === session.workspaceId) ?? list[0];
+  // The workspaces come with the viewer (session.tsx).
+  const list = session.viewer?.workspaces ?? [];
+  const current = pickWorkspace(list, session.workspaceId);
 
   useEffect(() => {
     if (current && current.id !== session.workspaceId) session.setWorkspaceId(current.id);
@@ -78,7 +72,7 @@ export function Shell() {
               value={current?.id ?? null}
               onChange={(id) => id && session.setWorkspaceId(id)}
               allowDeselect={false}
-              placeholder={workspaces.fetching ? 'Loading…' : 'No workspace'}
+              placeholder="No workspace"
               disabled={!list.length}
             />
             <nav aria-label="Screens">
@@ -118,19 +112,11 @@ export function Shell() {
       </AppShell.Navbar>
 
       <AppShell.Main>
-        {workspaces.error && !list.length ? (
-          <Alert color="red" title="Your workspaces could not be read" role="alert">
-            {problemOf(workspaces.error)?.message}
-          </Alert>
-        ) : !current ? (
-          workspaces.fetching ? (
-            <Loading label="Loading your workspaces…" />
-          ) : (
-            <Stack>
-              <Title order={1}>No workspace</Title>
-              <Text>Your account reaches no workspace yet. Ask an owner or admin of your organization to give you one.</Text>
-            </Stack>
-          )
+        {!current ? (
+          <Stack>
+            <Title order={1}>No workspace</Title>
+            <Text>Your account reaches no workspace yet. Ask an owner or admin of your organization to give you one.</Text>
+          </Stack>
         ) : (
           <Outlet context={{ workspaceId: current.id }} />
         )}

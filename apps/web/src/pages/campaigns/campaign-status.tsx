@@ -14,7 +14,7 @@ export const STATUS_LABELS: Record<CampaignStatus, string> = {
   COMPLETED: 'Completed',
   ARCHIVED: 'Archived',
 };
-const STATUS_COLORS: Record<CampaignStatus, string> = { DRAFT: 'gray', ACTIVE: 'green', PAUSED: 'yellow', COMPLETED: 'blue', ARCHIVED: 'dark' };
+export const STATUS_COLORS: Record<CampaignStatus, string> = { DRAFT: 'gray', ACTIVE: 'green', PAUSED: 'yellow', COMPLETED: 'blue', ARCHIVED: 'dark' };
 
 export function StatusBadge(props: { status: CampaignStatus }) {
   return (

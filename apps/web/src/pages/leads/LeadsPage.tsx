@@ -1,5 +1,5 @@
-// Screen 2: the workspace's leads, in a virtualised table read page by page as the person
-// scrolls, with the filters, sorting and search the lead listing offers (campaign, status, label,
+// Screen 2: the workspace's leads, in a virtualised table whose pages are read as they come into
+// view, with the filters, sorting and search the lead listing offers (campaign, status, label,
 // address prefix; created/modified, either way), and the number of leads. The filters live in
 // the address, so going back from a lead's page finds them again.
 import { Link, useSearchParams } from 'react-router';
@@ -77,7 +77,7 @@ export default function LeadsPage() {
   };
   const leads = useLeadPages(filters);
   const filtered = Boolean(filters.campaignId || filters.status || filters.label || filters.email);
-  const firstPageFailed = leads.problem && !leads.rows.length;
+  const firstPageFailed = leads.problem && leads.total === null;
 
   return (
     <Stack gap="md">
@@ -104,13 +104,11 @@ export default function LeadsPage() {
       {choices.error && <ProblemAlert problem={problemOf(choices.error)} title="The campaigns and labels to filter by could not be read" />}
 
       <Text role="status" aria-live="polite" fw={600}>
-        {leads.loading && !leads.rows.length
-          ? 'Counting leads…'
-          : firstPageFailed
-            ? ''
-            : leads.total != null
-              ? `${number.format(leads.total)} ${leads.total === 1 ? 'lead' : 'leads'}${filtered ? (leads.total === 1 ? ' matches' : ' match') : ''}`
-              : `${number.format(leads.rows.length)}${leads.hasNextPage ? '+' : ''} leads`}
+        {leads.total === null
+          ? leads.loading
+            ? 'Counting leads…'
+            : ''
+          : `${number.format(leads.total)} ${leads.total === 1 ? 'lead' : 'leads'}${filtered ? (leads.total === 1 ? ' matches' : ' match') : ''}`}
       </Text>
 
       {firstPageFailed ? (
@@ -120,15 +118,15 @@ export default function LeadsPage() {
             Try again
           </Button>
         </Stack>
-      ) : leads.loading && !leads.rows.length ? (
+      ) : leads.total === null ? (
         <Loading label="Loading leads…" />
-      ) : !leads.rows.length ? (
+      ) : leads.total === 0 ? (
         <Stack align="flex-start" gap="xs" py="lg">
           <Text fw={600}>{filtered ? 'No lead matches these filters.' : 'No leads yet.'}</Text>
           <Text c="dimmed">{filtered ? 'Change the search or the filters.' : 'Import a CSV file to add leads to a campaign.'}</Text>
         </Stack>
       ) : (
-        <LeadsTable {...leads} labels={labels} />
+        <LeadsTable total={leads.total} rowAt={leads.rowAt} problem={leads.problem} show={leads.show} retry={leads.retry} labels={labels} />
       )}
     </Stack>
   );

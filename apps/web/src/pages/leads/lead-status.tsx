@@ -16,7 +16,8 @@ export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
   BOUNCED: 'Bounced',
   SKIPPED: 'Skipped',
 };
-const COLORS: Record<LeadStatus, string> = {
+/** Each status's colour of the theme. */
+export const LEAD_STATUS_COLORS: Record<LeadStatus, string> = {
   NOT_CONTACTED: 'gray',
   CONTACTED: 'blue',
   COMPLETED: 'teal',
@@ -29,7 +30,7 @@ const COLORS: Record<LeadStatus, string> = {
 
 export function LeadStatusBadge(props: { status: LeadStatus }) {
   return (
-    <Badge color={COLORS[props.status]} variant="light">
+    <Badge color={LEAD_STATUS_COLORS[props.status]} variant="light">
       {LEAD_STATUS_LABELS[props.status]}
     </Badge>
   );

@@ -1,12 +1,12 @@
 // The leads screens' GraphQL documents.
 import { graphql, type ResultOf } from '../../graphql/graphql';
 
-/** One page of the workspace's leads (100 at most, the connection's page); the count on the first page only. */
+/** One page of the workspace's leads (100 at most, the connection's page) from any row; the count with the first page only. */
 export const LeadsPageQuery = graphql(`
   query LeadsPage(
     $workspaceId: ID!
     $first: Int!
-    $after: String
+    $offset: Int!
     $campaignId: ID
     $status: LeadStatus
     $label: String
@@ -17,9 +17,9 @@ export const LeadsPageQuery = graphql(`
   ) {
     workspace(id: $workspaceId) {
       id
-      leads(first: $first, after: $after, campaignId: $campaignId, status: $status, label: $label, email: $email, sort: $sort, direction: $direction) {
+      leads(first: $first, offset: $offset, campaignId: $campaignId, status: $status, label: $label, email: $email, sort: $sort, direction: $direction) {
         totalCount @include(if: $withCount)
-        pageInfo { hasNextPage endCursor }
+        pageInfo { hasNextPage }
         edges {
           node { id email firstName lastName companyName campaignName status label createdAt }
         }

@@ -192,7 +192,7 @@ export default function MailboxesPage() {
                               <Menu.Item onClick={() => act(`resume sending from ${m.email}`, () => setSending({ workspaceId, ids: [m.id], status: 'ACTIVE' }), reload)}>Resume sending</Menu.Item>
                             )}
                             <Menu.Item onClick={() => reconnectOne(m)}>Check the connection</Menu.Item>
-                            <Menu.Item color="red" onClick={() => setDeleting(m)}>
+                            <Menu.Item c="red.9" onClick={() => setDeleting(m)}>
                               Delete
                             </Menu.Item>
                           </Menu.Dropdown>
