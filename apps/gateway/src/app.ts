@@ -17,6 +17,7 @@ import { webRouter } from './web-routes';
 import { loggableUrl } from './loggable-url';
 import { BODY_LIMIT_BYTES, jsonBodyParser, requestProblemOf } from './request-body';
 import { internalRestError, trpcRequestError } from './errors/error-map';
+import { PRODUCT_VERSION } from './version';
 
 export const VERSION = '1.0.0';
 
@@ -67,7 +68,7 @@ export function createApp(options: {
   // A stopping process answers neither check: it takes no new work and will be gone shortly.
   app.get('/healthz', (_req, res) => {
     if (options.lifecycle?.stopping) res.status(503).json({ status: 'stopping' });
-    else res.json({ status: 'ok' });
+    else res.json({ status: 'ok', version: PRODUCT_VERSION });
   });
 
   app.get('/readyz', async (_req, res) => {

@@ -1,6 +1,6 @@
 // `outreach settings` as an operator runs it: a child process on its own embedded database.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,5 +33,15 @@ describe('outreach settings', () => {
     const bad = cli(dataDir, ['settings', 'set', 'MICROSOFT_OAUTH_ISSUER', 'ftp://login.example']);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toBe('error: invalid setting MICROSOFT_OAUTH_ISSUER: must be an http:// or https:// URL');
+  });
+});
+
+describe('outreach --version', () => {
+  it("prints the product's version (package.json) without opening a database, as /healthz shows it", () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    for (const args of [['--version'], ['version']]) {
+      const r = cli('/nonexistent/outreach-data', args);
+      expect([r.code, r.stdout]).toEqual([0, `outreach ${version}\n`]);
+    }
   });
 });

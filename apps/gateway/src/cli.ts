@@ -19,6 +19,7 @@ import { claimDataDir, DataDirLockedError, tightenDataDir, type DataDirLock } fr
 import { createLogger } from './logger';
 import { listOrganizations, setWarmupSharedPool } from './cli-org';
 import { loadEncryptionKey, migrate, openDatabase, publicUrlOf } from './services';
+import { PRODUCT_VERSION } from './version';
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
@@ -45,6 +46,7 @@ commands:
   people list [--org <organization_id>]
                           the people who sign in to the web app: e-mail, name, role, organization
   migrate                 apply pending database migrations
+  version, --version      print the version
   settings get [<KEY>]    the installation settings (OAuth clients of Google and Microsoft, …): where each
                           value comes from (environment, stored, unset) and the value unless it is secret
   settings set <KEY> <value|->
@@ -92,9 +94,14 @@ async function main(argv: string[]): Promise<number> {
       'lead-allowance': { type: 'string' },
       shared: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   });
   const [command, sub, arg, value] = positionals;
+  if (values.version || command === 'version') {
+    process.stdout.write(`outreach ${PRODUCT_VERSION}\n`);
+    return 0;
+  }
   if (values.help || !command) {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from './testing/suite';
+import { PRODUCT_VERSION } from './version';
 
 const dist = mkdtempSync(join(tmpdir(), 'outreach-web-'));
 mkdirSync(join(dist, 'assets'));
@@ -58,7 +59,8 @@ describe('the web app at /', () => {
     expect(asset.headers.get('content-type')).toMatch(/^application\/json/);
 
     const health = await fetch(`${server.url}/healthz`, { headers: html });
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await health.json()).toEqual({ status: 'ok', version: PRODUCT_VERSION });
+    expect(PRODUCT_VERSION).toMatch(/^\d+\.\d+\.\d+/);
 
     // A client asking for JSON at an unknown path gets the JSON 404, not the page.
     const json = await fetch(`${server.url}/nowhere`, { headers: { accept: 'application/json' } });
