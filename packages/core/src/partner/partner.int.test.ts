@@ -155,7 +155,8 @@ describe('partner keys', () => {
     );
     const missing = await expectDomainError(executeOperation({ op: ops.uploadAccounts, ctx: partner.ctx, input: { workspace_id: t.ws, accounts: [newAccount('c@out.test')] } }), 'invalid');
     expect(missing.fieldErrors).toEqual([{ field: 'provider_id', message: 'is required' }]);
-    expect(await db.prisma.emailAccount.count({ where: { email: 'c@out.test' } })).toBe(0);
+    // Scoped to this test's organization: on PostgreSQL other files' tenants share the database (and this address).
+    expect(await db.prisma.emailAccount.count({ where: { organizationId: t.org.organizationId, email: 'c@out.test' } })).toBe(0);
   });
 
   it('an upload whose activity cannot be written adds no mailbox: one transaction', async () => {
@@ -166,7 +167,7 @@ describe('partner keys', () => {
     await expect(
       executeOperation({ op: ops.uploadAccounts, ctx: testCtx({ deps: t.deps, actor: broken }), input: { workspace_id: t.ws, provider_id: 'p', accounts: [newAccount('atomic@out.test')] } }),
     ).rejects.toThrow();
-    expect(await db.prisma.emailAccount.count({ where: { email: 'atomic@out.test' } })).toBe(0);
+    expect(await db.prisma.emailAccount.count({ where: { organizationId: t.org.organizationId, email: 'atomic@out.test' } })).toBe(0);
   });
 
   it('an operation marked `partner: true` runs for every key, and each partner call of it is recorded', async () => {
