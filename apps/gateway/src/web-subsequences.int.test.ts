@@ -116,6 +116,10 @@ describe.skipIf(unavailable)('subsequences in a browser', () => {
 
     // Back on the parent: the subsequence is listed with its trigger in words, status and one lead.
     await page.getByRole('link', { name: 'Launch week' }).click();
+    // The editor opens each campaign on its Sequence tab: wait for the parent's before choosing one
+    // (the subsequence's page has a Subsequences tab too).
+    await page.waitForURL((url) => url.pathname.endsWith(parentId));
+    await page.getByRole('heading', { name: 'Launch week' }).waitFor();
     await page.getByRole('tab', { name: 'Subsequences' }).click();
     const row = page.getByRole('row', { name: /Interested follow-up/ });
     await row.waitFor();
