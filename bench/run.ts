@@ -10,6 +10,8 @@ import { ensureSeed, type Seed } from './seed';
 import { pickBench, sendBench } from './sending';
 import { warmupBench } from './warmup';
 import { webBench } from './web';
+import { listsBench } from './lists';
+import { memoryBench } from './memory';
 import { fmt, interleave, load, median, percentile, time, withLoopMonitor } from './measure';
 
 const url = process.env['BENCH_DATABASE_URL'] ?? process.env['DATABASE_URL'];
@@ -20,15 +22,22 @@ if (process.env['BENCH_ONLY']?.trim() === 'web') {
   for (const line of summary) console.log(`  ${line}`);
   process.exit(0);
 }
+// BENCH_ONLY=memory alone (bench/memory.ts) needs no PostgreSQL: it starts the server on PGlite.
+if (process.env['BENCH_ONLY']?.trim() === 'memory') {
+  const summary = await memoryBench({ rounds: Number(process.env['BENCH_ROUNDS'] ?? 3), say: (line) => console.log(line) });
+  console.log('\n## Summary');
+  for (const line of summary) console.log(`  ${line}`);
+  process.exit(0);
+}
 if (!url) {
   console.error('bench: set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL database the benchmark may fill (about 3 GB)');
   process.exit(2);
 }
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-// BENCH_ONLY=upload,stats,emails,rps,pick,send,warmup,web runs a subset (web is not in the default set).
-const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps,pick,send,warmup').split(',').map((s) => s.trim()));
+// BENCH_ONLY=upload,stats,emails,rps,lists,pick,send,warmup,web,memory runs a subset (web and memory are not in the default set).
+const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps,lists,pick,send,warmup').split(',').map((s) => s.trim()));
 // The 1M-lead workspace and the gateway serve the first four; pick and send bring their own data.
-const needsMain = ['upload', 'stats', 'emails', 'rps'].some((name) => only.has(name));
+const needsMain = ['upload', 'stats', 'emails', 'rps', 'lists'].some((name) => only.has(name));
 const say = (line: string) => console.log(line);
 
 const pool = new pg.Pool({ ...(parseIntoClientConfig(url) as pg.PoolConfig), max: 10 });
@@ -249,6 +258,9 @@ if (only.has('rps')) {
   summary.push(`req/s vs raw (${fmt(rawRps, 0)}): REST ${fmt(median(results.rest) / rawRps)}, tRPC ${fmt(median(results.trpc) / rawRps)}, GraphQL ${fmt(median(results.graphql) / rawRps)}`);
 }
 
+// ── 4b. the campaign list and the workspace statistics ─────────────────────────
+if (only.has('lists')) summary.push(...(await listsBench({ pool: pool2, serverUrl: server.url, headers, seed, rounds: ROUNDS, say })));
+
 // ── 5. picking the next sends ─────────────────────────────────────────────────────
 if (only.has('pick')) summary.push(await pickBench({ db, pool: pool2, rounds: ROUNDS, say }));
 
@@ -260,6 +272,9 @@ if (only.has('warmup')) summary.push(await warmupBench({ db, pool: pool2, rounds
 
 // ── 8. the web app's budgets (its own database and gateway) ─────────────────────
 if (only.has('web')) summary.push(...(await webBench({ url, say })));
+
+// ── 9. the embedded database's weight (PGlite servers in child processes) ─────────
+if (only.has('memory')) summary.push(...(await memoryBench({ rounds: ROUNDS, say })));
 
 say('\n## Summary');
 for (const line of summary) say(`  ${line}`);

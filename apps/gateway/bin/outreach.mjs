@@ -1,5 +1,13 @@
 #!/usr/bin/env node
-// The `outreach` command: registers tsx's loader in this process and runs the TypeScript CLI
-// here (no child process, so signals reach the CLI itself).
-await import('tsx');
-await import(new URL('../src/cli.ts', import.meta.url).href);
+// The `outreach` command: runs the compiled CLI (apps/gateway/dist/cli.js, made by `npm run build` and
+// on install) in this process, so signals reach the CLI itself. In a checkout without a build it falls
+// back to the TypeScript sources through tsx.
+import { existsSync } from 'node:fs';
+
+const compiled = new URL('../dist/cli.js', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  await import('tsx');
+  await import(new URL('../src/cli.ts', import.meta.url).href);
+}

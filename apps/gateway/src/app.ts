@@ -18,8 +18,10 @@ import { loggableUrl } from './loggable-url';
 import { BODY_LIMIT_BYTES, jsonBodyParser, requestProblemOf } from './request-body';
 import { internalRestError, trpcRequestError } from './errors/error-map';
 import { PRODUCT_VERSION } from './version';
+import { ROUTE_LABEL, UNMATCHED_ROUTE } from './metrics';
 
-export const VERSION = '1.0.0';
+/** The API document's version: the product's (package.json). */
+export const VERSION = PRODUCT_VERSION;
 
 export function createApp(options: {
   deps: GatewayDeps;
@@ -42,6 +44,9 @@ export function createApp(options: {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
+
+  // Prometheus (METRICS_TOKEN): every request timed under its route pattern.
+  if (deps.metrics) app.use(deps.metrics.timeRequests);
 
   // Request id on every response and log line; one structured line per request.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -89,6 +94,9 @@ export function createApp(options: {
       res.status(503).json({ status: 'unavailable', database: 'unreachable' });
     }
   });
+
+  // Off (no METRICS_TOKEN): no route, so /metrics answers the 404 of any unknown path.
+  if (deps.metrics) app.get('/metrics', deps.metrics.serve);
 
   // Built once, on first request: converting every schema and checking every example costs about a second.
   let reference: { openapi: OpenApiDocument; docsPage: string } | undefined;
@@ -143,6 +151,8 @@ export function createApp(options: {
   app.use(webRouter({ distDir: options.webDist }));
 
   app.use((req: Request, res: Response) => {
+    // A route that passed the request on (the web app's, for an API path) did not answer it.
+    res.locals[ROUTE_LABEL] = UNMATCHED_ROUTE;
     res.status(404).json({ status: 'error', message: `no such path: ${req.method} ${req.path}`, code: 'request.unknown_path' });
   });
 

@@ -1,14 +1,29 @@
 import type { PrismaClient } from '@outreach/db';
-import { createOrganization } from '@outreach/core';
+import { createOrganizationRecords, issueApiKey } from '@outreach/core';
+
+/** A transaction-scoped advisory lock of our own: processes bootstrapping at once take turns on it. */
+const BOOTSTRAP_LOCK = 7_340_215_881;
 
 /**
  * On an empty database, creates a default organization, workspace and API key so a
  * fresh install is usable at once. Returns the key (to print once), or null.
+ * Processes starting together on an empty PostgreSQL (compose starts all of them at once)
+ * take turns: the first creates the organization, the others find it (without the lock,
+ * each created and printed its own).
  */
 export async function bootstrapIfEmpty(options: { db: PrismaClient }) {
-  const existing = await options.db.organization.count();
-  if (existing > 0) return null;
-  return createOrganization({ db: options.db, name: 'Default organization', workspaceName: 'Default workspace' });
+  return options.db.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`);
+      // A statement after the lock: it sees what the process before us committed.
+      if ((await tx.organization.count()) > 0) return null;
+      const { organizationId, workspaceId } = await createOrganizationRecords({ tx, name: 'Default organization', workspaceName: 'Default workspace' });
+      const key = await issueApiKey({ db: tx, organizationId });
+      return { organizationId, workspaceId, apiKeyId: key.id, apiKey: key.apiKey };
+    },
+    // Waiting for the lock is part of the transaction: a slow start of another process must not fail this one.
+    { maxWait: 30_000, timeout: 60_000 },
+  );
 }
 
 /** The banner of a start while nobody has signed up: the one-time link that creates the owner. */

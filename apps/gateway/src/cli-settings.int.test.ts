@@ -4,14 +4,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compiledEntry } from './testing/compiled';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 function cli(dataDir: string, args: string[], options: { input?: string; env?: Record<string, string> } = {}) {
   const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', ...options.env };
   delete env['DATABASE_URL'];
-  const r = spawnSync(process.execPath, [tsx, join(root, 'apps/gateway/src/cli.ts'), ...args], { env: env as NodeJS.ProcessEnv, input: options.input, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [compiledEntry('cli'), ...args], { env: env as NodeJS.ProcessEnv, input: options.input, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -51,6 +51,16 @@ describe('loadEnv', () => {
     }
   });
 
+  it('leaves metrics off without METRICS_TOKEN, wants 16 printable characters, and never repeats the token', () => {
+    expect(loadEnv({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadEnv({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+    expect(loadEnv({ METRICS_TOKEN: 'abcdef0123456789' }).METRICS_TOKEN).toBe('abcdef0123456789');
+    expect(loadEnv({}).METRICS_PORT).toBe(9464);
+    expect(problemsOf({ METRICS_TOKEN: 'short-secret' })).toEqual(['invalid setting METRICS_TOKEN: must be at least 16 characters (e.g. openssl rand -hex 32)']);
+    expect(problemsOf({ METRICS_TOKEN: 'sixteen chars, with spaces' })).toEqual(['invalid setting METRICS_TOKEN: must be printable ASCII without spaces (it travels in an HTTP header)']);
+    expect(problemsOf({ METRICS_PORT: '70000' })).toEqual(['invalid setting METRICS_PORT="70000": must be at most 65535']);
+  });
+
   it('reports every problem, one line each', () => {
     const problems = problemsOf({ PORT: '70000', PUBLIC_URL: 'localhost:3000', LOG_LEVEL: 'loud' });
     expect(problems).toHaveLength(3);

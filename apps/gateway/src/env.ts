@@ -116,6 +116,8 @@ export const Env = z.object({
    * created once under DATA_DIR (encryption.key, mode 0600); back it up with the data.
    */
   ENCRYPTION_KEY: z.string().optional(),
+  /** A file holding ENCRYPTION_KEY instead (a container secret such as /run/secrets/encryption_key); never created. */
+  ENCRYPTION_KEY_FILE: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
   /** Reject mail servers whose TLS certificate does not verify (set false for self-signed test servers). */
   MAIL_TLS_REJECT_UNAUTHORIZED: z
     .enum(['true', 'false'])
@@ -131,6 +133,12 @@ export const Env = z.object({
   WORKER_INTERVAL_MS: intFromEnv(5_000, 100),
   /** Most sends one tick claims (each mailbox sends at most once per tick). */
   WORKER_BATCH: intFromEnv(100, 1),
+  /**
+   * How long a claimed send holds its lead, in ms: the lead of a worker that died mid-send (kill -9)
+   * is due again after this. Keep it above a send's longest duration (SMTP timeouts are 30 s): a slow
+   * send taken over is cut off and redone, or recorded with outcome unknown, by the other worker.
+   */
+  SEND_LEASE_MS: intFromEnv(300_000, 1_000),
   /** How often a mailbox is read for replies when its server has no IMAP IDLE, in ms. */
   IMAP_POLL_MS: intFromEnv(60_000, 1_000),
   /** How often the warmup worker runs a round (sends, scans, health snapshots), in ms. */
@@ -150,6 +158,20 @@ export const Env = z.object({
     .transform((v) => v === 'true'),
   /** How long a shutdown waits for in-flight requests before closing them, in ms. */
   SHUTDOWN_TIMEOUT_MS: intFromEnv(10_000, 0),
+  /**
+   * The bearer token of GET /metrics (Prometheus). Unset: no metrics, and /metrics answers 404 as
+   * any unknown path. Set: scrapes send `Authorization: Bearer <token>`, anything else gets 401.
+   */
+  METRICS_TOKEN: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .min(16, { error: 'must be at least 16 characters (e.g. openssl rand -hex 32)' })
+      .regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces (it travels in an HTTP header)' })
+      .optional(),
+  ),
+  /** Where a ROLE=worker process serves /metrics (on HOST) when METRICS_TOKEN is set; the API roles serve it on PORT. */
+  METRICS_PORT: intFromEnv(9464, 0, 65_535),
 });
 export type Env = z.infer<typeof Env>;
 
@@ -164,7 +186,7 @@ export function graphiqlEnabled(env: Pick<Env, 'GRAPHIQL' | 'NODE_ENV'>): boolea
 }
 
 /** Settings whose value is never repeated in an error (credentials). */
-const SECRET_SETTINGS = new Set<string>(['DATABASE_URL', 'ENCRYPTION_KEY', ...INSTALLATION_SETTING_KEYS.filter((key) => INSTALLATION_SETTINGS[key].secret)]);
+const SECRET_SETTINGS = new Set<string>(['DATABASE_URL', 'ENCRYPTION_KEY', 'METRICS_TOKEN', ...INSTALLATION_SETTING_KEYS.filter((key) => INSTALLATION_SETTINGS[key].secret)]);
 
 /** Invalid settings: one line per problem, naming the variable and what is wrong with its value. */
 export class EnvError extends Error {

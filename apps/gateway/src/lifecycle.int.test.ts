@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compiledEntry } from './testing/compiled';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const children: ChildProcess[] = [];
@@ -68,7 +69,7 @@ async function startAndWait(command: string, args: string[], env: NodeJS.Process
 }
 
 const startNode = (dataDir: string, port: number, extra: Record<string, string> = {}) =>
-  startAndWait(process.execPath, ['--import', 'tsx', 'apps/gateway/src/main.ts'], childEnv(dataDir, { PORT: String(port), ...extra }));
+  startAndWait(process.execPath, [compiledEntry('main')], childEnv(dataDir, { PORT: String(port), ...extra }));
 
 /** Resolves with the exit code, or throws when the process is still running after ms. */
 async function exitWithin(running: { exited: Promise<number | null> }, ms: number): Promise<number | null> {
@@ -134,6 +135,9 @@ describe('npm start', { timeout: 120_000 }, () => {
     const npm = await startAndWait('npm', ['start'], childEnv(dataDir, { PORT: String(port) }));
     const serverPid = npm.serverPid();
     expect(serverPid).not.toBe(npm.child.pid);
+    // The server is the compiled entry run by node itself, npm's own child (no shell or tsx between).
+    expect(readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0').filter(Boolean).slice(1)).toEqual(['--enable-source-maps', 'apps/gateway/dist/main.js']);
+    expect(readFileSync(`/proc/${serverPid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]).toBe(String(npm.child.pid));
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dataDir, 'notes.txt')).mode & 0o777).toBe(0o600);
@@ -215,7 +219,7 @@ describe('one process per DATA_DIR', { timeout: 300_000 }, () => {
     const key = apiKeyOf(server.output());
     const holder = `the server (pid ${server.serverPid()}, http://127.0.0.1:${port}) holds DATA_DIR ${dataDir}`;
 
-    const second = spawnSync(process.execPath, ['--import', 'tsx', 'apps/gateway/src/main.ts'], { cwd: root, env: childEnv(dataDir, { PORT: String(freePort()) }), encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
+    const second = spawnSync(process.execPath, [compiledEntry('main')], { cwd: root, env: childEnv(dataDir, { PORT: String(freePort()) }), encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
     expect(second.status).toBe(1);
     expect(second.stderr).toBe(`error: ${holder}; stop it first (one process per DATA_DIR)\n`);
 
@@ -286,7 +290,7 @@ describe('settings', () => {
     ['DATABASE_URL', 'postgres://u:secret@host:notaport/db', 'error: invalid setting DATABASE_URL: is not a valid URL;'],
   ])('refuses %s=%s with one line on stderr, exit code 1, before DATA_DIR is created', (name, value, line) => {
     const dataDir = join(tempDir('outreach-env-'), 'data');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'apps/gateway/src/main.ts'], { cwd: root, env: { ...childEnv(dataDir), [name]: value }, encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
+    const r = spawnSync(process.execPath, [compiledEntry('main')], { cwd: root, env: { ...childEnv(dataDir), [name]: value }, encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
     expect(r.status).toBe(1);
     expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
     expect(r.stderr.startsWith(line)).toBe(true);

@@ -4,6 +4,7 @@ import { EnvError, loadEnv, type Env } from './env';
 import { createLogger } from './logger';
 import { createApp } from './app';
 import { listen, ListenError, type RunningServer } from './server';
+import { metricsApp } from './metrics';
 import { bootstrapIfEmpty, keyBanner, setupBanner } from './bootstrap';
 import { gatewayDeps, migrate, openDatabase, publicUrlOf } from './services';
 import { claimDataDir, DataDirLockedError, tightenDataDir, type DataDirLock } from './data-dir';
@@ -61,6 +62,8 @@ if (!env.PUBLIC_URL && runsWorkers) {
 const lifecycle = { stopping: false };
 let db: Database | null = null;
 let server: RunningServer | null = null;
+/** The worker role's metrics listener (METRICS_TOKEN, on METRICS_PORT); the API roles serve /metrics themselves. */
+let metricsServer: RunningServer | null = null;
 let deps: ReturnType<typeof gatewayDeps> | null = null;
 const workers: { name: string; stop(): Promise<void> }[] = [];
 
@@ -108,16 +111,26 @@ if (env.ROLE !== 'worker') {
     throw error;
   }
   lock?.setUrl(server.url);
+} else if (deps!.metrics) {
+  try {
+    metricsServer = await listen({ app: metricsApp({ metrics: deps!.metrics, log }), port: env.METRICS_PORT, host: env.HOST, log, shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof ListenError) await abortStart(`metrics listener: ${error.message.replace('set PORT', 'set METRICS_PORT')}`);
+    throw error;
+  }
+  log.info({ url: `${metricsServer.url}/metrics` }, 'metrics listening');
 }
 // Once the port is taken: a start that fails there creates no key (the next start creates and shows it).
 try {
-  const created = await bootstrapIfEmpty({ db: db!.prisma });
+  // The API roles only: a worker has no HTTP API, and its log is no place for a key.
+  const created = env.ROLE !== 'worker' ? await bootstrapIfEmpty({ db: db!.prisma }) : null;
   if (created) process.stdout.write(`\n${keyBanner(created)}\n\n`);
   // While nobody has signed up: a one-time link that creates the owner (printed, never logged).
   const setup = env.ROLE !== 'worker' ? await ensureSetupLink({ db: db!.prisma, publicUrl }) : null;
   if (setup) process.stdout.write(`\n${setupBanner(setup)}\n\n`);
 } catch (error) {
   await server?.close(0);
+  await metricsServer?.close(0);
   await abortStart(`start failed: ${(error as Error).message.split('\n')[0]}`, error);
 }
 if (server) {
@@ -127,7 +140,7 @@ if (server) {
 // rules (each safe to run in several processes).
 if (runsWorkers) {
   workers.push(
-    { name: 'sending worker', ...startSendingWorker({ deps: deps!.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH }) },
+    { name: 'sending worker', ...startSendingWorker({ deps: deps!.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH, claimLeaseMs: env.SEND_LEASE_MS }) },
     { name: 'reply worker', ...startReplyWorker({ deps: deps!.service, pollMs: env.IMAP_POLL_MS }) },
     { name: 'webhook worker', ...startWebhookWorker({ deps: deps!.service }) },
     { name: 'warmup worker', ...startWarmupWorker({ deps: deps!.service, intervalMs: env.WARMUP_INTERVAL_MS, sharedPool: env.WARMUP_SHARED_POOL }) },
@@ -185,6 +198,7 @@ async function shutdown(signal: string): Promise<never> {
     (async () => {
       try {
         await server?.close(0);
+        await metricsServer?.close(0);
         await deps?.service.ports.smtp.close();
         await db?.close();
       } catch (error) {

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   getNamedType,
@@ -22,6 +22,7 @@ import { createPartnerKey, operations, type Operation } from '@outreach/core';
 import { createTestMailbox, imapServerUnavailable, startImapServer, startSmtpServer, type ImapTestServer, type SmtpTestServer } from '@outreach/core/testing';
 import { addWorkspace, useTestServer } from './testing/suite';
 import { trpcFailure } from './testing/test-server';
+import { compiledEntry } from './testing/compiled';
 import { routes } from './rest/routes';
 import { schema } from './graphql/schema';
 
@@ -316,9 +317,8 @@ describe('a partner key can do nothing else', () => {
 
 // The CLI as a user runs it: a child process on its own embedded database (each run opens PGlite).
 describe('keys create --partner', { timeout: 240_000 }, () => {
-  const root = resolve(import.meta.dirname, '..', '..', '..');
   const cli = (dataDir: string, args: string[]) => {
-    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'apps/gateway/src/cli.ts'), ...args], {
+    const r = spawnSync(process.execPath, [compiledEntry('cli'), ...args], {
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production' },
       encoding: 'utf8',
       timeout: 120_000,

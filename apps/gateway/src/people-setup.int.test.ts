@@ -4,12 +4,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compiledEntry } from './testing/compiled';
 import { usingPostgres } from '@outreach/core/testing';
 
-const root = resolve(import.meta.dirname, '..', '..', '..');
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
@@ -19,7 +18,7 @@ const env = (dataDir: string, extra: Record<string, string> = {}) =>
   ({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', PUBLIC_URL: 'https://outreach.example.com', ...extra }) as NodeJS.ProcessEnv;
 
 async function start(dataDir: string, port: number) {
-  const child = spawn(process.execPath, [tsx, join(root, 'apps/gateway/src/main.ts')], { env: env(dataDir, { PORT: String(port), HOST: '127.0.0.1' }) });
+  const child = spawn(process.execPath, [compiledEntry('main')], { env: env(dataDir, { PORT: String(port), HOST: '127.0.0.1' }) });
   children.push(child);
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -35,7 +34,7 @@ async function start(dataDir: string, port: number) {
 }
 
 const cli = (dataDir: string, args: string[]) => {
-  const r = spawnSync(process.execPath, [tsx, join(root, 'apps/gateway/src/cli.ts'), ...args], { env: env(dataDir), encoding: 'utf8', timeout: 90_000 });
+  const r = spawnSync(process.execPath, [compiledEntry('cli'), ...args], { env: env(dataDir), encoding: 'utf8', timeout: 90_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 

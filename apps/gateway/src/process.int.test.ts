@@ -3,12 +3,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compiledEntry } from './testing/compiled';
 import { usingPostgres } from '@outreach/core/testing';
 
-const root = resolve(import.meta.dirname, '..', '..', '..');
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
@@ -20,12 +19,12 @@ function env(dataDir: string, extra: Record<string, string> = {}) {
 }
 
 function cli(dataDir: string, args: string[]) {
-  const r = spawnSync(process.execPath, [tsx, join(root, 'apps/gateway/src/cli.ts'), ...args], { env: env(dataDir), encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [compiledEntry('cli'), ...args], { env: env(dataDir), encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 async function startProduct(dataDir: string, port: number) {
-  const child = spawn(process.execPath, [tsx, join(root, 'apps/gateway/src/main.ts')], { env: env(dataDir, { PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_TIMEOUT_MS: '5000' }) });
+  const child = spawn(process.execPath, [compiledEntry('main')], { env: env(dataDir, { PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_TIMEOUT_MS: '5000' }) });
   children.push(child);
   let output = '';
   child.stdout.on('data', (d) => (output += d));

@@ -24,7 +24,7 @@ export class RequestProblemError extends Error {
   }
 }
 
-/** Content codings the body may use (what express.json inflates on Node 20). */
+/** Content codings the body may use (what express.json inflates). */
 export const BODY_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 type BodyEncoding = (typeof BODY_ENCODINGS)[number];
 

@@ -2,6 +2,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ANONYMOUS_ACTOR, authenticateSession, CSRF_HEADER, DomainError, forbidden, SESSION_COOKIE, type Actor, type Authenticator, type Ctx, type ServiceDeps, type SessionPrincipal } from '@outreach/core';
 import type { AuthFailureLimiter, RateLimiter } from './rate-limit';
+import type { Metrics } from './metrics';
 
 /** What every transport needs to turn a request into an operation context. */
 export interface GatewayDeps {
@@ -14,6 +15,8 @@ export interface GatewayDeps {
   graphqlIntrospection: boolean;
   /** Whether GET /graphql from a browser answers GraphiQL (GRAPHIQL). */
   graphiql: boolean;
+  /** Prometheus metrics (METRICS_TOKEN); null: off, GET /metrics answers 404. */
+  metrics: Metrics | null;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

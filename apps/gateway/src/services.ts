@@ -8,6 +8,12 @@ import type { Logger } from 'pino';
 import { graphiqlEnabled, graphqlIntrospectionEnabled, installationSettingsOf, type Env } from './env';
 import { createAuthFailureLimiter, createRateLimiter } from './rate-limit';
 import type { GatewayDeps } from './request-context';
+import { createMetrics, type PoolStats } from './metrics';
+
+/** The PostgreSQL pool's client counts; the PGlite database has no pool. */
+export function poolStatsOf(db: Database): (() => PoolStats) | undefined {
+  return db.poolStats ? () => db.poolStats!() : undefined;
+}
 
 export async function openDatabase(options: { env: Env; log: Logger }): Promise<Database> {
   const { env } = options;
@@ -24,15 +30,33 @@ export async function migrate(options: { db: Database; log: Logger }) {
   return result;
 }
 
+/** 32 bytes written as 64 hex characters or base64; null when it is neither. */
+function parseKey(text: string): Buffer | null {
+  const raw = text.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  return key.length === 32 ? key : null;
+}
+
 /**
- * The key that encrypts secrets at rest: ENCRYPTION_KEY (32 bytes, base64 or hex), or
- * a key file created once under DATA_DIR.
+ * The key that encrypts secrets at rest: ENCRYPTION_KEY (32 bytes, base64 or hex), the file
+ * ENCRYPTION_KEY_FILE names (a container secret), or a key file created once under DATA_DIR.
  */
 export function loadEncryptionKey(env: Env): Buffer {
+  if (env.ENCRYPTION_KEY && env.ENCRYPTION_KEY_FILE) throw new Error('ENCRYPTION_KEY and ENCRYPTION_KEY_FILE are both set: set one');
   if (env.ENCRYPTION_KEY) {
-    const raw = env.ENCRYPTION_KEY.trim();
-    const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-    if (key.length !== 32) throw new Error('ENCRYPTION_KEY must be 32 bytes, written as 64 hex characters or base64');
+    const key = parseKey(env.ENCRYPTION_KEY);
+    if (!key) throw new Error('ENCRYPTION_KEY must be 32 bytes, written as 64 hex characters or base64');
+    return key;
+  }
+  if (env.ENCRYPTION_KEY_FILE) {
+    let text: string;
+    try {
+      text = readFileSync(env.ENCRYPTION_KEY_FILE, 'utf8');
+    } catch (error) {
+      throw new Error(`ENCRYPTION_KEY_FILE ${env.ENCRYPTION_KEY_FILE}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    const key = parseKey(text);
+    if (!key) throw new Error(`ENCRYPTION_KEY_FILE ${env.ENCRYPTION_KEY_FILE} must hold 32 bytes, written as 64 hex characters or base64`);
     return key;
   }
   const file = join(resolve(env.DATA_DIR), 'encryption.key');
@@ -58,6 +82,10 @@ export function publicUrlOf(env: Env): string {
 export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encryptionKey?: Buffer }): GatewayDeps {
   const secrets = createSecretBox({ key: options.encryptionKey ?? loadEncryptionKey(options.env) });
   const installation = installationSettingsOf(options.env);
+  // Off unless METRICS_TOKEN is set: no registry, and the workers report to no one.
+  const metrics = options.env.METRICS_TOKEN
+    ? createMetrics({ token: options.env.METRICS_TOKEN, db: options.db.prisma, clock: systemClock, log: options.log, poolStats: poolStatsOf(options.db) })
+    : null;
   const service: ServiceDeps = {
     db: options.db.prisma,
     ports: {
@@ -76,9 +104,11 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
     settings: { defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE, publicUrl: publicUrlOf(options.env), allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS, installation },
     caches: createCaches(),
     secrets,
+    ...(metrics ? { observer: metrics.observer } : {}),
   };
   return {
     service,
+    metrics,
     authenticator: createAuthenticator({ db: options.db.prisma, cache: service.caches.apiKeys }),
     rateLimiter: createRateLimiter({ perSecond: options.env.RATE_LIMIT_PER_SECOND, burst: options.env.RATE_LIMIT_BURST }),
     authFailures: createAuthFailureLimiter({ burst: options.env.AUTH_FAILURE_BURST, perMinute: options.env.AUTH_FAILURES_PER_MINUTE }),

@@ -11,7 +11,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Paths that belong to the APIs and the gateway's own routes: never the app's HTML. */
-const NOT_THE_APP = /^\/(api|graphql|trpc|healthz|readyz|docs|t|oauth|assets)(\/|$)/;
+const NOT_THE_APP = /^\/(api|graphql|trpc|healthz|readyz|metrics|docs|t|oauth|assets)(\/|$)/;
 
 /**
  * The app's page may run only its own bundled scripts; Mantine sets inline styles, so styles

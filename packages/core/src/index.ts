@@ -1,7 +1,7 @@
 export * from './shared/index';
 export { operations, type Operations } from './operations';
 export * from './auth/index';
-export { createOrganization } from './workspace/index';
+export { createOrganization, createOrganizationRecords } from './workspace/index';
 export { createPartnerKey } from './partner/index';
 export { SYSTEM_LEAD_LABELS } from './workspace/workspace.rules';
 export * from './workspace/workspace.schemas';
@@ -24,6 +24,7 @@ export { acceptInvite } from './workspace/workspace-invite.service';
 export * from './lead/lead.schemas';
 export * from './campaign/campaign.schemas';
 export { campaignCounters, CAMPAIGN_LEAD_COUNTS_SQL, CAMPAIGN_SEND_COUNTS_SQL } from './campaign/campaign.queries';
+export { CAMPAIGN_COUNTERS_SQL, FOLD_CAMPAIGN_COUNTERS_SQL, foldCampaignCounters, readCampaignCounters, type CampaignCounterRow } from './campaign/campaign-counters.queries';
 export * from './sending/index';
 export * from './analytics/analytics.schemas';
 export type { EmailStatsOutput } from './email-account/email-account.schemas';

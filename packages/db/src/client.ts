@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { createEmbeddedDataDir, embeddedDatabaseOptions } from './pglite-options';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
-import type pg from 'pg';
+import pg from 'pg';
 import { createPgEngineAdapter } from './engine-adapter';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -37,6 +38,8 @@ export interface Database {
   engineAdapter(): EngineAdapter;
   /** A short description for logs, without credentials. */
   describe: string;
+  /** The PostgreSQL pool's clients: open, idle, and queries waiting for one (absent on PGlite). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -77,18 +80,21 @@ export function databaseUrlProblem(url: string): string | null {
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
     const connection = parseIntoClientConfig(options.url) as pg.PoolConfig;
-    const adapterFactory = new PrismaPg({
+    // Our own pool (the adapter ends it with the client), so that its clients can be counted (metrics).
+    const pool = new pg.Pool({
       ...connection,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000,
       idleTimeoutMillis: 30_000,
     });
+    const adapterFactory = new PrismaPg(pool, { disposeExternalPool: true });
     const prisma = new PrismaClient({ adapter: adapterFactory });
     return {
       prisma,
       kind: 'postgres',
       engineAdapter: () => createPgEngineAdapter(connection),
       describe: `postgres ${redactUrl(options.url)}`,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => prisma.$disconnect(),
     };
   }
@@ -97,8 +103,9 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     dataDir = resolve(options.dataDir);
     // Only this user may read the database files.
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    await createEmbeddedDataDir(dataDir);
   }
-  const pglite = new PGlite(dataDir ? { dataDir } : undefined);
+  const pglite = new PGlite(embeddedDatabaseOptions(dataDir));
   await pglite.waitReady;
   const adapterFactory = new PrismaPGlite(pglite);
   const prisma = new PrismaClient({ adapter: adapterFactory });

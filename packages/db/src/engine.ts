@@ -32,6 +32,12 @@ function loadWasm(): Promise<void> {
 
 export type EngineLog = (message: string) => void;
 
+let opened = 0;
+/** How many schema engines this process has opened (a start with nothing to migrate opens none). */
+export function schemaEnginesOpened(): number {
+  return opened;
+}
+
 export async function openSchemaEngine(options: {
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   schemaPath: string;
@@ -39,6 +45,7 @@ export async function openSchemaEngine(options: {
   log?: EngineLog;
 }): Promise<bg.SchemaEngine> {
   await loadWasm();
+  opened++;
   return bg.SchemaEngine.new(
     { datamodels: [[options.schemaPath, options.schema]] },
     (line: string) => options.log?.(line),

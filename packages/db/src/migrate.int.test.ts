@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from './testing/index';
 import { applyMigrations, defaultMigrationsDir, defaultSchemaPath, diffMigrationsToSchema, pendingMigrations } from './migrate';
+import { schemaEnginesOpened } from './engine';
 
 describe('migrations', () => {
   it('produce exactly the schema in schema.prisma (the engine finds nothing to change)', async () => {
@@ -26,8 +27,11 @@ describe('migrations', () => {
 
   it('are recorded in _prisma_migrations as prisma migrate deploy records them, and re-applying is a no-op', async () => {
     const db = await testDatabase();
+    const opened = schemaEnginesOpened();
     const again = await applyMigrations({ db });
     expect(again.applied).toEqual([]);
+    // Nothing pending: the schema engine is not loaded at all.
+    expect(schemaEnginesOpened()).toBe(opened);
     expect(await pendingMigrations({ db })).toEqual([]);
     const rows = await db.prisma.$queryRawUnsafe<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number; rolled_back_at: Date | null }[]>(
       'SELECT migration_name, checksum, finished_at, applied_steps_count, rolled_back_at FROM _prisma_migrations ORDER BY migration_name',

@@ -68,21 +68,24 @@ async function withEngine<T>(
  */
 export async function applyMigrations(options: { db: Database; log?: EngineLog } & MigrationPaths) {
   const migrationsDir = options.migrationsDir ?? defaultMigrationsDir;
+  const migrationsList = await loadMigrationsList(migrationsDir);
+  const total = migrationsList.migrationDirectories.length;
+  // Nothing pending (every restart): the engine, 5 MB of WebAssembly whose instance stays in
+  // memory once loaded, is not loaded. A failed or rolled-back migration counts as pending,
+  // so the engine still reports it (P3009) as migrate deploy does.
+  if (!(await pendingIn(options.db, migrationsList)).length) return { applied: [] as string[], total };
   return withEngine(options.db, options, options.log, async (engine) => {
-    const migrationsList = await loadMigrationsList(migrationsDir);
     const out = await engine.applyMigrations({ migrationsList, filters: FILTERS });
-    return { applied: out.appliedMigrationNames, total: migrationsList.migrationDirectories.length };
+    return { applied: out.appliedMigrationNames, total };
   });
 }
 
-/** Migrations present on disk but not yet recorded as applied in the database. */
-export async function pendingMigrations(options: { db: Database } & MigrationPaths): Promise<string[]> {
-  const migrationsDir = options.migrationsDir ?? defaultMigrationsDir;
-  const list = await loadMigrationsList(migrationsDir);
+/** The migrations of the list not recorded as applied (finished, not rolled back); all of them before the first. */
+async function pendingIn(db: Database, list: Awaited<ReturnType<typeof loadMigrationsList>>): Promise<string[]> {
   const names = list.migrationDirectories.map((d) => d.path);
   let applied: Set<string>;
   try {
-    const rows = await options.db.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
+    const rows = await db.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
       'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
     );
     applied = new Set(rows.map((r) => r.migration_name));
@@ -90,6 +93,11 @@ export async function pendingMigrations(options: { db: Database } & MigrationPat
     applied = new Set();
   }
   return names.filter((n) => !applied.has(n));
+}
+
+/** Migrations present on disk but not yet recorded as applied in the database. */
+export async function pendingMigrations(options: { db: Database } & MigrationPaths): Promise<string[]> {
+  return pendingIn(options.db, await loadMigrationsList(options.migrationsDir ?? defaultMigrationsDir));
 }
 
 /**

@@ -34,6 +34,8 @@ export function startAccountAutomationWorker(options: {
   const loop = startWorkerLoop({
     log,
     name: 'automation round',
+    worker: 'automation',
+    observer: deps.observer,
     intervalMs,
     round: () => runAutomationRound({ deps: { ...deps, log }, periodMs, batch, workspaceIds: options.workspaceIds }),
     more: (result) => result.rules >= batch,

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from '@outreach/db';
+import { readCampaignCounters } from '../campaign/index';
 
 import type { CampaignCountOutput, CampaignRangeStats, CampaignSummaryOutput, DailyStats } from './analytics.schemas';
 
@@ -11,7 +12,8 @@ const LABEL_JOIN = `
     LEFT JOIN lead_labels ll ON ll.workspace_id = l.workspace_id AND ll.key = l.label`;
 
 /**
- * Whole-life counters of one campaign; no row when it is not in the workspace.
+ * Whole-life counters of one campaign recomputed from its sends and leads; no row when it is
+ * not in the workspace. The reference the kept counters (campaignSummary) are tested against.
  * Parameters: $1 workspace, $2 campaign.
  */
 export const CAMPAIGN_SUMMARY_SQL = `
@@ -36,9 +38,25 @@ export const CAMPAIGN_SUMMARY_SQL = `
 /** The statement's row is the answer's shape. */
 export type CampaignSummaryRow = CampaignSummaryOutput;
 
+/** The whole-life counters of one campaign, from the kept campaign counters; null when it is not in the workspace. */
 export async function campaignSummary(options: { db: Db; workspaceId: string; campaignId: string }): Promise<CampaignSummaryRow | null> {
-  const rows = await options.db.$queryRawUnsafe<CampaignSummaryRow[]>(CAMPAIGN_SUMMARY_SQL, options.workspaceId, options.campaignId);
-  return rows[0] ?? null;
+  const [campaign, counters] = await Promise.all([
+    options.db.campaign.findFirst({ where: { id: options.campaignId, workspaceId: options.workspaceId }, select: { name: true } }),
+    readCampaignCounters({ db: options.db, workspaceId: options.workspaceId, campaignIds: [options.campaignId] }),
+  ]);
+  if (!campaign) return null;
+  const k = counters.get(options.campaignId)!;
+  return {
+    campaign_name: campaign.name,
+    completed: k.finished_lead_count,
+    contacted: k.contacted_count,
+    leads_who_read: k.unique_opened_count,
+    leads_who_replied: k.replied_count,
+    bounced: k.bounced_lead_count,
+    unsubscribed: k.unsubscribed_count,
+    positive_reply_count: k.positive_reply_count,
+    total_sent_emails: k.sent_count,
+  };
 }
 
 /**

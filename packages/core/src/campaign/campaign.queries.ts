@@ -3,6 +3,7 @@ import { notFound } from '../shared/errors';
 import { dayNames, isoDay, rate } from './campaign.rules';
 import { LABEL_PREFIX } from './subsequence.schemas';
 import type { CampaignCounters, CampaignObjectOutput, CampaignScheduleOutput } from './campaign.schemas';
+import { readCampaignCounters } from './campaign-counters.queries';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -20,7 +21,8 @@ export async function findCampaign(options: { db: Db; workspaceId: string; campa
 }
 
 /**
- * Lead counters of several campaigns in one grouped scan of leads (campaign_id, status index).
+ * The list's counters recomputed from every lead of the campaigns, in one grouped scan: what
+ * the kept counters (campaign-counters.queries.ts) must equal; the tests compare them.
  * Parameters: $1 workspace, $2 campaign ids.
  */
 export const CAMPAIGN_LEAD_COUNTS_SQL = `
@@ -32,9 +34,10 @@ export const CAMPAIGN_LEAD_COUNTS_SQL = `
    GROUP BY l.campaign_id`;
 
 /**
- * Send counters of several campaigns in one grouped scan of their sends. Reply sentiment
- * is the sentiment of the replied lead's current label. Parameters: $1 workspace,
- * $2 campaign ids, $3 start of today (UTC), $4 start of tomorrow.
+ * The list's send counters recomputed from every send of the campaigns (as above, the
+ * reference the kept counters are tested against). Reply sentiment is the sentiment of the
+ * replied lead's current label. Parameters: $1 workspace, $2 campaign ids, $3 start of today
+ * (UTC), $4 start of tomorrow.
  */
 export const CAMPAIGN_SEND_COUNTS_SQL = `
   SELECT s.campaign_id,
@@ -55,46 +58,50 @@ export const CAMPAIGN_SEND_COUNTS_SQL = `
    WHERE s.workspace_id = $1 AND s.campaign_id = ANY($2::text[])
    GROUP BY s.campaign_id`;
 
-type SendCounts = Omit<CampaignCounters, 'lead_count' | 'completed_lead_count' | 'open_rate' | 'replied_rate'>;
+/**
+ * Sends of today (UTC) per campaign: a range of each campaign's sends by send time, index
+ * only (sent_emails_campaign_id_sent_at_… covers it). The campaigns are the workspace's.
+ * Parameters: $1 workspace, $2 campaign ids, $3 start of today, $4 start of tomorrow.
+ */
+export const CAMPAIGN_SENT_TODAY_SQL = `
+  SELECT s.campaign_id, count(*)::int AS email_sent_today
+    FROM sent_emails s
+   WHERE s.campaign_id IN (SELECT k.id FROM campaigns k WHERE k.workspace_id = $1 AND k.id = ANY($2::text[]))
+     AND s.sent_at >= $3 AND s.sent_at < $4
+   GROUP BY s.campaign_id`;
 
-const ZERO_SENDS: SendCounts = {
-  sent_count: 0,
-  lead_contacted_count: 0,
-  opened_count: 0,
-  unique_opened_count: 0,
-  replied_count: 0,
-  bounced_count: 0,
-  unsubscribed_count: 0,
-  positive_reply_count: 0,
-  negative_reply_count: 0,
-  neutral_reply_count: 0,
-  email_sent_today: 0,
-};
-
-/** The list-all counters of each campaign (all zero for one without leads or sends), in two statements. */
+/**
+ * The list-all counters of each campaign (all zero for one without leads or sends): the kept
+ * counters and today's sends, two statements whatever the campaigns' size.
+ */
 export async function campaignCounters(options: { db: Db; workspaceId: string; campaignIds: string[]; now: Date }): Promise<Map<string, CampaignCounters>> {
   const result = new Map<string, CampaignCounters>();
   if (!options.campaignIds.length) return result;
   const today = new Date(`${options.now.toISOString().slice(0, 10)}T00:00:00.000Z`);
   const tomorrow = new Date(today.getTime() + 86_400_000);
-  const [leads, sends] = await Promise.all([
-    options.db.$queryRawUnsafe<{ campaign_id: string; lead_count: number; completed_lead_count: number }[]>(
-      CAMPAIGN_LEAD_COUNTS_SQL,
-      options.workspaceId,
-      options.campaignIds,
-    ),
-    options.db.$queryRawUnsafe<(SendCounts & { campaign_id: string })[]>(CAMPAIGN_SEND_COUNTS_SQL, options.workspaceId, options.campaignIds, today, tomorrow),
+  const [kept, todays] = await Promise.all([
+    readCampaignCounters({ db: options.db, workspaceId: options.workspaceId, campaignIds: options.campaignIds }),
+    options.db.$queryRawUnsafe<{ campaign_id: string; email_sent_today: number }[]>(CAMPAIGN_SENT_TODAY_SQL, options.workspaceId, options.campaignIds, today, tomorrow),
   ]);
-  const leadsBy = new Map(leads.map((l) => [l.campaign_id, l]));
-  const sendsBy = new Map(sends.map((s) => [s.campaign_id, s]));
+  const todayBy = new Map(todays.map((t) => [t.campaign_id, t.email_sent_today]));
   for (const id of options.campaignIds) {
-    const { campaign_id: _l, ...l } = leadsBy.get(id) ?? { campaign_id: id, lead_count: 0, completed_lead_count: 0 };
-    const { campaign_id: _s, ...s } = sendsBy.get(id) ?? { campaign_id: id, ...ZERO_SENDS };
+    const k = kept.get(id)!;
     result.set(id, {
-      ...l,
-      ...s,
-      open_rate: rate({ count: s.unique_opened_count, base: s.lead_contacted_count }),
-      replied_rate: rate({ count: s.replied_count, base: s.lead_contacted_count }),
+      lead_count: k.lead_count,
+      completed_lead_count: k.completed_lead_count,
+      sent_count: k.sent_count,
+      lead_contacted_count: k.contacted_count,
+      opened_count: k.opened_count,
+      unique_opened_count: k.unique_opened_count,
+      replied_count: k.replied_count,
+      bounced_count: k.bounced_count,
+      unsubscribed_count: k.unsubscribed_count,
+      positive_reply_count: k.positive_reply_count,
+      negative_reply_count: k.negative_reply_count,
+      neutral_reply_count: k.neutral_reply_count,
+      email_sent_today: todayBy.get(id) ?? 0,
+      open_rate: rate({ count: k.unique_opened_count, base: k.contacted_count }),
+      replied_rate: rate({ count: k.replied_count, base: k.contacted_count }),
     });
   }
   return result;
@@ -182,7 +189,45 @@ function toObject(c: CampaignWithRelations, counters: CampaignCounters): Campaig
   };
 }
 
-/** Full campaign objects of a workspace, newest first: one read with batched relations and two counter statements. */
+/**
+ * The relations of a page of campaigns, read side by side rather than one level after another
+ * (as an include would): tags, mailboxes, the sequence, the triggers.
+ */
+async function campaignRelations(options: { db: Db; workspaceId: string; campaignIds: string[] }) {
+  const { db, workspaceId, campaignIds: ids } = options;
+  const [tags, accounts, steps, triggers] = await Promise.all([
+    db.campaignTag.findMany({ where: { campaignId: { in: ids }, campaign: { workspaceId } }, select: { campaignId: true, tag: { select: { name: true } } } }),
+    db.campaignEmailAccount.findMany({
+      where: { campaignId: { in: ids }, campaign: { workspaceId } },
+      select: { campaignId: true, emailAccount: { select: { email: true } } },
+    }),
+    db.sequenceStep.findMany({
+      where: { campaignId: { in: ids }, workspaceId },
+      orderBy: { step: 'asc' },
+      select: { campaignId: true, ...CAMPAIGN_OBJECT_INCLUDE.steps.select },
+    }),
+    db.subsequenceTrigger.findMany({
+      where: { subsequenceId: { in: ids }, workspaceId },
+      orderBy: { position: 'asc' },
+      select: { subsequenceId: true, ...CAMPAIGN_OBJECT_INCLUDE.triggers.select },
+    }),
+  ]);
+  const group = <T, K extends keyof T>(items: T[], key: K) => {
+    const by = new Map<T[K], Omit<T, K>[]>();
+    for (const { [key]: k, ...rest } of items) {
+      const list = by.get(k) ?? [];
+      list.push(rest as Omit<T, K>);
+      by.set(k, list);
+    }
+    return (id: T[K]) => by.get(id) ?? [];
+  };
+  return { tags: group(tags, 'campaignId'), emailAccounts: group(accounts, 'campaignId'), steps: group(steps, 'campaignId'), triggers: group(triggers, 'subsequenceId') };
+}
+
+/**
+ * Full campaign objects of a workspace, newest first: the page of campaigns, then their relations
+ * and their counters (kept counters, today's sends) side by side.
+ */
 export async function listCampaignObjects(options: {
   db: Db;
   where: Prisma.CampaignWhereInput & { workspaceId: string };
@@ -196,13 +241,22 @@ export async function listCampaignObjects(options: {
   const column = ({ created_at: 'createdAt', modified_at: 'updatedAt', camp_name: 'name' } as const)[sort];
   const rows = await options.db.campaign.findMany({
     where: options.where,
-    include: CAMPAIGN_OBJECT_INCLUDE,
     orderBy: [{ [column]: direction }, { id: direction }],
     skip: options.skip,
     take: options.take,
   });
-  const counters = await campaignCounters({ db: options.db, workspaceId: options.where.workspaceId, campaignIds: rows.map((r) => r.id), now: options.now });
-  return rows.map((r) => toObject(r, counters.get(r.id)!));
+  const ids = rows.map((r) => r.id);
+  const workspaceId = options.where.workspaceId;
+  const [relations, counters] = await Promise.all([
+    campaignRelations({ db: options.db, workspaceId, campaignIds: ids }),
+    campaignCounters({ db: options.db, workspaceId, campaignIds: ids, now: options.now }),
+  ]);
+  return rows.map((r) =>
+    toObject(
+      { ...r, tags: relations.tags(r.id), emailAccounts: relations.emailAccounts(r.id), steps: relations.steps(r.id), triggers: relations.triggers(r.id) },
+      counters.get(r.id)!,
+    ),
+  );
 }
 
 /**

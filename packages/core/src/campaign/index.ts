@@ -17,10 +17,12 @@ import { setCampaignSchedules, updateCampaign } from './campaign-update.operatio
 import { deleteCampaign, launchCampaign, pauseCampaign } from './campaign-state.operations';
 import { previewCampaignStep, sendCampaignTest } from '../sending/index';
 
-// What analytics reads of campaign: the not-found error, the rate rule and the unbounded range.
+// What analytics reads of campaign: the not-found error, the rate rule, the unbounded range and the counters.
 export { campaignNotFound } from './campaign.queries';
 export { rate } from './campaign.rules';
 export { OPEN_RANGE } from './variation-stats.queries';
+// The kept campaign counters (the campaign summary reads them).
+export { readCampaignCounters, type CampaignCounterRow } from './campaign-counters.queries';
 
 export const campaignOperations = {
   variationStats: getVariationStats,

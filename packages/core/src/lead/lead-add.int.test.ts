@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
 import { createTestCampaign, createTestLead, createTestTenant, expectDomainError, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
+import type { Ctx } from '../shared/context';
 import { operations } from '../operations';
+import { UPLOAD_STATEMENT_LEADS } from './lead-add.queries';
 
 const db = useTestDatabase();
 
@@ -16,6 +18,34 @@ async function setup(options: { leadAllowance?: number; defaultLeadAllowance?: n
 
 function addsUp(r: { total_sent: number; leads_uploaded: number; duplicate_email_count: number; already_in_campaign: number; invalid_email_count: number; skipped: number; overflowed_lead_count: number }) {
   expect(r.leads_uploaded + r.duplicate_email_count + r.already_in_campaign + r.invalid_email_count + r.skipped + r.overflowed_lead_count).toBe(r.total_sent);
+}
+
+/**
+ * ctx with its upload transaction observed: `onStatement` is told of each statement that writes
+ * leads (an insert or an is_overwrite update) before it runs, and may throw instead.
+ */
+function observed(ctx: Ctx, onStatement: (kind: 'insert' | 'update') => void): Ctx {
+  const watch = (tx: object) =>
+    new Proxy(tx, {
+      get(target, prop, receiver) {
+        if (prop !== '$queryRawUnsafe' && prop !== '$executeRawUnsafe') return Reflect.get(target, prop, receiver);
+        const run = Reflect.get(target, prop, receiver) as (sql: string, ...args: unknown[]) => Promise<unknown>;
+        return (sql: string, ...args: unknown[]) => {
+          if (/INSERT INTO leads/.test(sql)) onStatement('insert');
+          else if (/UPDATE leads/.test(sql)) onStatement('update');
+          return run.call(target, sql, ...args);
+        };
+      },
+    });
+  return {
+    ...ctx,
+    db: new Proxy(ctx.db, {
+      get(target, prop, receiver) {
+        if (prop !== '$transaction') return Reflect.get(target, prop, receiver);
+        return (fn: (tx: object) => Promise<unknown>, opts: unknown) => target.$transaction((tx) => fn(watch(tx)), opts as never);
+      },
+    }),
+  };
 }
 
 const emailsIn = async (campaignId: string) =>
@@ -152,6 +182,102 @@ describe('POST /lead/add', () => {
     const subseq = await createTestCampaign({ ...base, parentId: campaign.id });
     await expectDomainError(add({ campaign_id: subseq.id, leads: [{ email: 'y@example.com' }] }), 'invalid', 'campaign.is_subsequence');
     expect(await db.prisma.lead.count({ where: { campaignId: { in: [campaign.id, otherOrg.campaign.id, subseq.id] } } })).toBe(10_000);
+  });
+
+  // S leads a statement: the uploads below take three statements each.
+  const S = UPLOAD_STATEMENT_LEADS;
+
+  it('writes an upload larger than one statement in request order, carrying the allowance from statement to statement and letting other work run between them', async () => {
+    expect(S % 10).toBe(0);
+    // Room for 2.2 S leads once the one already in the campaign is counted.
+    const room = (S * 22) / 10;
+    const { org, ctx, campaign, base } = await setup({ leadAllowance: room + 1 });
+    const email = (i: number) => `l${i}@bulk.example.com`;
+    const already = (S * 14) / 10;
+    const blocked = (S * 24) / 10;
+    await createTestLead({ ...base, campaignId: campaign.id, email: email(already) });
+    await db.prisma.blocklistEntry.create({ data: { id: newId(), workspaceId: org.workspaceId, value: email(blocked), isDomain: false } });
+    // 2.5 S distinct addresses (statements of S, S and S/2: one already in the campaign in the second,
+    // one blocklisted in the third), one invalid, and a repeat of the first one at the end (planned in
+    // another slice).
+    const distinct = (S * 25) / 10;
+    const leads: { email: string }[] = Array.from({ length: distinct }, (_, i) => ({ email: email(i) }));
+    leads.splice(10, 0, { email: 'broken@' });
+    leads.push({ email: email(0).toUpperCase() });
+
+    // Immediates in a loop stand for other requests: they count the event loop's turns.
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const turnsAtInsert: number[] = [];
+    const r = await executeOperation({
+      op: operations.lead.add,
+      ctx: observed(ctx, (kind) => kind === 'insert' && turnsAtInsert.push(turns)),
+      input: { workspace_id: org.workspaceId, campaign_id: campaign.id, leads },
+    }).finally(() => (spinning = false));
+
+    // Eligible: every distinct address but the two; the first `room` of them in request order are added.
+    const eligible = distinct - 2;
+    expect(r).toEqual({
+      status: 'success',
+      total_sent: distinct + 2,
+      leads_uploaded: room,
+      duplicate_email_count: 1,
+      already_in_campaign: 1,
+      invalid_email_count: 1,
+      skipped: 1,
+      remaining_in_plan: 0,
+      overflowed_lead_count: eligible - room,
+    });
+    addsUp(r);
+    // The third statement had room for 0.2 S + 1 leads: the campaign holds addresses 0 to 2.2 S.
+    expect(await emailsIn(campaign.id)).toEqual(Array.from({ length: room + 1 }, (_, i) => email(i)).sort());
+    expect((await db.prisma.organization.findUniqueOrThrow({ where: { id: org.organizationId } })).leadCount).toBe(room + 1);
+    expect(turnsAtInsert).toHaveLength(3);
+    expect(turnsAtInsert[1]).toBeGreaterThan(turnsAtInsert[0]!);
+    expect(turnsAtInsert[2]).toBeGreaterThan(turnsAtInsert[1]!);
+  });
+
+  it('updates leads named anywhere in a large upload with is_overwrite, then adds the others', async () => {
+    const { org, ctx, campaign, base } = await setup();
+    const email = (i: number) => `o${i}@bulk.example.com`;
+    const count = (S * 22) / 10;
+    for (const i of [5, (S * 21) / 10]) await createTestLead({ ...base, campaignId: campaign.id, email: email(i), firstName: 'Old' });
+    const statements: string[] = [];
+    const r = await executeOperation({
+      op: operations.lead.add,
+      ctx: observed(ctx, (kind) => statements.push(kind)),
+      input: { workspace_id: org.workspaceId, campaign_id: campaign.id, is_overwrite: true, leads: Array.from({ length: count }, (_, i) => ({ email: email(i), first_name: 'New' })) },
+    });
+    expect([r.leads_uploaded, r.already_in_campaign, r.overflowed_lead_count]).toEqual([count, 0, 0]);
+    addsUp(r);
+    expect(statements).toEqual(['update', 'update', 'update', 'insert', 'insert', 'insert']);
+    const leads = await db.prisma.lead.findMany({ where: { campaignId: campaign.id }, select: { firstName: true } });
+    expect(leads).toHaveLength(count);
+    expect(leads.every((l) => l.firstName === 'New')).toBe(true);
+  });
+
+  it('leaves nothing of the earlier statements behind when a later one fails', async () => {
+    const { org, ctx, campaign } = await setup();
+    let inserts = 0;
+    const failing = observed(ctx, (kind) => {
+      if (kind === 'insert' && ++inserts === 3) throw new Error('simulated failure of the third statement');
+    });
+    await expect(
+      executeOperation({
+        op: operations.lead.add,
+        ctx: failing,
+        input: { workspace_id: org.workspaceId, campaign_id: campaign.id, leads: Array.from({ length: (S * 25) / 10 }, (_, i) => ({ email: `f${i}@bulk.example.com` })) },
+      }),
+    ).rejects.toThrow('simulated failure of the third statement');
+    expect(inserts).toBe(3);
+    expect(await db.prisma.lead.count({ where: { campaignId: campaign.id } })).toBe(0);
+    expect((await db.prisma.organization.findUniqueOrThrow({ where: { id: org.organizationId } })).leadCount).toBe(0);
+    expect(await db.prisma.leadUpload.count({ where: { campaignId: campaign.id } })).toBe(0);
   });
 
   it('leaves nothing behind when the transaction fails midway', async () => {

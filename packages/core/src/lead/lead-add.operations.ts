@@ -2,8 +2,9 @@ import { newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { invalidField } from '../shared/errors';
 import { AddLeadsInput, AddLeadsOutput } from './lead-add.schemas';
-import { planLeadUpload } from './lead-add.rules';
-import { insertLeads, overwriteLeads, type SkipRule } from './lead-add.queries';
+import { inSlices } from '../shared/event-loop';
+import { createUploadPlanner } from './lead-add.rules';
+import { insertLeads, overwriteLeads, UPLOAD_STATEMENT_LEADS, type SkipRule } from './lead-add.queries';
 
 export const addLeads = defineOperation({
   name: 'lead.add',
@@ -22,7 +23,11 @@ export const addLeads = defineOperation({
   workspace: 'required',
   permission: 'CAMPAIGN_EDIT',
   async run(ctx, input) {
-    const plan = planLeadUpload({ leads: input.leads });
+    // Planned a slice at a time and written a statement at a time, with the event loop let
+    // through in between (see UPLOAD_STATEMENT_LEADS), in one transaction.
+    const planner = createUploadPlanner();
+    await inSlices(input.leads, UPLOAD_STATEMENT_LEADS, (slice) => planner.add(slice));
+    const plan = planner.plan();
     const skip: SkipRule = input.skip_if_in_workspace
       ? 'any_campaign'
       : input.skip_lead_in_active_pause_camp

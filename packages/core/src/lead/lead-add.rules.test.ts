@@ -1,9 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isValidEmail, planLeadUpload } from './lead-add.rules';
+import { createUploadPlanner, isValidEmail, planLeadUpload } from './lead-add.rules';
 import { LeadObject } from './lead-add.schemas';
 
 describe('lead upload planning', () => {
+  it('plans a request given a slice at a time exactly as in one piece (a repeat in a later slice is a duplicate)', () => {
+    const leads = z.array(LeadObject).parse([
+      { email: 'a@example.com', first_name: 'A' },
+      { email: 'broken' },
+      { email: 'b@example.com', tier: 'gold' },
+      { email: 'A@Example.com', first_name: 'Second' },
+      { email: 'c@example.com' },
+      { email: 'b@example.com' },
+    ]);
+    const planner = createUploadPlanner();
+    for (const slice of [leads.slice(0, 2), leads.slice(2, 3), leads.slice(3)]) planner.add(slice);
+    const sliced = planner.plan();
+    expect(sliced).toEqual(planLeadUpload({ leads }));
+    expect(sliced.leads.map((l) => l.emailNormalized)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+    expect(sliced.leads[0]!.columns.first_name).toBe('A');
+    expect([sliced.invalid, sliced.duplicates]).toEqual([1, 2]);
+  });
+
   it('accepts ordinary addresses and rejects malformed ones', () => {
     for (const ok of ['a@b.co', 'first.last+tag@sub.example.com', "o'brien@example.ie", 'X_Y@EXAMPLE.ORG']) expect(isValidEmail(ok), ok).toBe(true);
     for (const bad of ['', 'plain', '@example.com', 'a@', 'a@b', 'a@b.c', 'a..b@example.com', 'a b@example.com', 'a@-example.com', 'a@example.123', `${'x'.repeat(65)}@example.com`])

@@ -68,20 +68,31 @@ function clean(value: unknown): string | null {
  * Plain loops: this runs over up to 10,000 leads on the request path.
  */
 export function planLeadUpload(options: { leads: LeadObject[] }): UploadPlan {
+  const planner = createUploadPlanner();
+  planner.add(options.leads);
+  return planner.plan();
+}
+
+/**
+ * planLeadUpload a slice of the request at a time, in request order (a repeat in a later
+ * slice of an address of an earlier one is a duplicate): the operation lets other requests
+ * run between slices.
+ */
+export function createUploadPlanner(): { add(leads: LeadObject[]): void; plan(): UploadPlan } {
   const seen = new Set<string>();
   const leads: PlannedLead[] = [];
   let invalid = 0;
   let duplicates = 0;
-  for (const lead of options.leads) {
+  const add = (lead: LeadObject) => {
     const email = typeof lead.email === 'string' ? lead.email.trim() : '';
     if (!isValidEmail(email)) {
       invalid++;
-      continue;
+      return;
     }
     const emailNormalized = email.toLowerCase();
     if (seen.has(emailNormalized)) {
       duplicates++;
-      continue;
+      return;
     }
     seen.add(emailNormalized);
     const columns = {} as Record<LeadColumn, string | null>;
@@ -100,6 +111,11 @@ export function planLeadUpload(options: { leads: LeadObject[] }): UploadPlan {
       for (const [name, value] of Object.entries(collectCustomVariables(Object.entries(lead.custom_variables)))) setKey(customVariables, name, value);
     }
     leads.push({ email, emailNormalized, columns, customVariables });
-  }
-  return { leads, invalid, duplicates };
+  };
+  return {
+    add(slice) {
+      for (const lead of slice) add(lead);
+    },
+    plan: () => ({ leads, invalid, duplicates }),
+  };
 }

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { newId, type Prisma, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
+import { observerOf } from '../shared/observer';
 import { afterLabelChanged, enrolOnTrigger, leadsForEvents } from '../lead/index';
 import { bouncedEmailFields, emitWebhookEvent, replyEventFields, systemAlertFields, type ReplyKind, type Sentiment } from '../webhook/index';
 import { pauseOnBounceRate } from '../shared/bounce-protection.service';
@@ -170,7 +171,7 @@ export async function ingestMessage(options: { deps: ServiceDeps; mailbox: Inges
   const classification = classifyIncoming(message);
   const receivedAt = options.receivedAt ?? message.date ?? now;
 
-  return deps.db.$transaction(async (tx): Promise<IngestResult> => {
+  const result = await deps.db.$transaction(async (tx): Promise<IngestResult> => {
     const exists = await tx.uniboxMessage.findUnique({ where: { workspaceId_messageId: { workspaceId: mailbox.workspaceId, messageId } }, select: { id: true } });
     if (exists) return { status: 'duplicate', messageId };
     // Our own e-mails (a copy of a send, or a message between two of our mailboxes we wrote) are not replies.
@@ -385,4 +386,10 @@ export async function ingestMessage(options: { deps: ServiceDeps; mailbox: Inges
     });
     return stored;
   });
+  // Committed: a bounce or a reply from a lead (each message once, as storage is idempotent).
+  if (result.status === 'stored' && result.matched) {
+    if (result.kind === 'bounce') observerOf(deps).onBounce({ kind: 'dsn' });
+    else if (result.kind !== 'unparsed') observerOf(deps).onReply({ kind: result.kind });
+  }
+  return result;
 }

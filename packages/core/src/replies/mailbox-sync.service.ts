@@ -207,10 +207,18 @@ export function startReplyWorker(options: { deps: ServiceDeps; pollMs?: number; 
 
   const mailboxLoop = async (mailboxId: string) => {
     while (!stopper.signal.aborted) {
-      const result = await syncMailbox({ deps, mailboxId }).catch((error: unknown) => {
-        log.error({ err: error, mailboxId }, 'mailbox sync failed');
-        return { status: 'unreachable', read: 0, stored: 0, more: false } as SyncResult;
-      });
+      const started = performance.now();
+      const result = await syncMailbox({ deps, mailboxId }).then(
+        (synced) => {
+          deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: false });
+          return synced;
+        },
+        (error: unknown) => {
+          deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: true });
+          log.error({ err: error, mailboxId }, 'mailbox sync failed');
+          return { status: 'unreachable', read: 0, stored: 0, more: false } as SyncResult;
+        },
+      );
       if (stopper.signal.aborted) break;
       if (result.status === 'skipped' || result.status === 'auth_failed' || result.status === 'unreachable') break; // retried by the refresh once due
       if (result.more) continue;

@@ -39,12 +39,8 @@ async function messagesTo(addresses: string[]): Promise<(ParsedMail & { envelope
   return Promise.all(raw.map(async (m) => Object.assign(await simpleParser(m.raw), { envelopeTo: m.to, raw: m.raw })));
 }
 
-/** A promise and its resolve function (Promise.withResolvers is Node 22). */
-function gate(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
+/** A promise and its resolve function. */
+const gate = () => Promise.withResolvers<void>();
 
 /** A header as it was written on the wire (unfolded), not as mailparser restructures it. */
 const header = (mail: { raw: string }, name: string) => {

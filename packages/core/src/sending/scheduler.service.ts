@@ -107,8 +107,16 @@ const unchanged = (lead: LeadRow): LeadUpdate => ({
  * one per mailbox (its sending gap starts with the claim). Commits before returning; the
  * caller delivers each claim with deliverClaim.
  */
-export async function claimDueSends(options: { deps: ServiceDeps; now: Date; maxSends: number; workspaceIds?: string[] }): Promise<ClaimResult> {
+export async function claimDueSends(options: {
+  deps: ServiceDeps;
+  now: Date;
+  maxSends: number;
+  workspaceIds?: string[];
+  /** How long a claim holds its lead before another worker may take it over; CLAIM_LEASE_MS when absent. */
+  leaseMs?: number;
+}): Promise<ClaimResult> {
   const { deps, now, maxSends } = options;
+  const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
   const nowIso = now.toISOString();
   const db = deps.db;
 
@@ -292,7 +300,7 @@ export async function claimDueSends(options: { deps: ServiceDeps; now: Date; max
       }
       updates.push({
         ...unchanged(lead),
-        next_send_at: new Date(now.getTime() + CLAIM_LEASE_MS).toISOString(),
+        next_send_at: new Date(now.getTime() + leaseMs).toISOString(),
         claimed_at: nowIso,
         email_account_id: mailboxId,
         pending_send_id: claim.sendId,
@@ -345,10 +353,12 @@ export async function runSchedulerTick(options: {
   maxSends?: number;
   /** Only these workspaces' campaigns (tests, a CLI run for one workspace); all when absent. */
   workspaceIds?: string[];
+  /** How long a claim holds its lead; CLAIM_LEASE_MS when absent. */
+  claimLeaseMs?: number;
 }): Promise<TickResult> {
   const { deps } = options;
   const now = deps.ports.clock.now();
-  const claim = await claimDueSends({ deps, now, maxSends: options.maxSends ?? 100, workspaceIds: options.workspaceIds });
+  const claim = await claimDueSends({ deps, now, maxSends: options.maxSends ?? 100, workspaceIds: options.workspaceIds, leaseMs: options.claimLeaseMs });
   const results = await Promise.all(
     claim.claims.map((c) =>
       deliverClaim({ deps, claim: c }).catch((error: unknown) => {

@@ -9,6 +9,7 @@
  */
 import { newId, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
+import { observerOf } from '../shared/observer';
 import type { SendOutcome } from '../shared/mail-sender';
 import { bouncedEmailFields, emailSentFields, emitWebhookEvent, systemAlertFields, type PayloadLead } from '../webhook/index';
 import { leadsForEvents } from '../lead/index';
@@ -195,6 +196,7 @@ async function recordSend(options: {
       options.outcomeUnknown ?? false,
     );
     const held = row?.lead_status !== null && row?.lead_status !== undefined;
+    const inserted = Boolean(row?.inserted);
     const payloadLead = async (): Promise<PayloadLead> =>
       (await leadsForEvents({ tx, leadIds: [claim.leadId] })).get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail };
     const campaign = { id: claim.campaignId, name: claim.campaignName };
@@ -228,7 +230,7 @@ async function recordSend(options: {
             }),
         });
       }
-      return { held, paused: null };
+      return { held, inserted, paused: null };
     }
     await tx.emailEvent.create({
       data: {
@@ -282,8 +284,14 @@ async function recordSend(options: {
     // The mailbox's automation rules see this bounce at once: one pausing it takes it out of
     // the rotation before the next claim (account-automation/, evaluateMailboxRules).
     await evaluateMailboxRules({ tx, emailAccountId: claim.mailbox.id, now, log: deps.log });
-    return { held, paused };
+    return { held, inserted, paused };
   });
+  // Committed: a new send row (a send recorded twice, under the same Message-ID, is counted once).
+  if (result.inserted) {
+    const observer = observerOf(deps);
+    observer.onSent({ outcome: bounce ? 'bounced' : options.outcomeUnknown ? 'unconfirmed' : 'accepted' });
+    if (bounce) observer.onBounce({ kind: bounce.kind });
+  }
   if (result.paused) deps.log.warn({ campaignId: claim.campaignId, reason: result.paused }, 'campaign paused by bounce protection');
   return result.held;
 }

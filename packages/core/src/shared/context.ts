@@ -3,6 +3,7 @@ import type { PrismaClient } from '@outreach/db';
 import type { Ports } from './ports';
 import type { SecretBox } from './secret-box';
 import type { InstallationSettingValues } from './oauth/oauth-settings';
+import type { Observer } from './observer';
 
 /** What a person (or a key issued for one) may do: see shared/role.rules.ts. */
 export type PersonRole = 'OWNER' | 'ADMIN' | 'MEMBER' | 'READ_ONLY';
@@ -88,6 +89,8 @@ export interface Ctx {
   caches: Caches;
   /** Encrypts secrets stored at rest (webhook secrets, mailbox passwords). */
   secrets: SecretBox;
+  /** What the workers report for the metrics (sends, bounces, replies, rounds); absent: nothing (observerOf). */
+  observer?: Observer;
 }
 
 /** What a Ctx is made of before an actor is known (composition root, CLI, workers). */

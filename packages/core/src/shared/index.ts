@@ -18,5 +18,7 @@ export * from './mailbox-reader';
 export * from './warmup-mailbox';
 export * from './webhook-http';
 export * from './worker-loop';
+export * from './observer';
+export * from './queue-depth.queries';
 export * from './oauth/index';
 export * from './installation-settings';

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Observer, WorkerName } from './observer';
 
 export interface WorkerLoop<R> {
   /** Finishes the round in progress (its outcomes are recorded), then stops. */
@@ -21,6 +22,9 @@ export function startWorkerLoop<R>(options: {
   more: (result: R) => boolean;
   /** Called after each round; the fields of its log line, or null for a round not worth a line. */
   report: (result: R) => Record<string, unknown> | null;
+  /** Told of each round's duration under this worker's name (the metrics), failed rounds included. */
+  observer?: Observer;
+  worker?: WorkerName;
 }): WorkerLoop<R> {
   const { log, name, intervalMs } = options;
   let stopping = false;
@@ -44,9 +48,10 @@ export function startWorkerLoop<R>(options: {
   const loop = (async () => {
     while (!stopping) {
       let pause = intervalMs;
+      const started = performance.now();
       try {
-        const started = performance.now();
         const result = await options.round();
+        if (options.worker) options.observer?.onTick({ worker: options.worker, ms: performance.now() - started, failed: false });
         failures = 0;
         const fields = options.report(result);
         if (fields) log.info({ ...fields, ms: Math.round(performance.now() - started) }, name);
@@ -55,6 +60,7 @@ export function startWorkerLoop<R>(options: {
         for (const w of current) w(result);
         if (options.more(result)) pause = 0;
       } catch (error) {
+        if (options.worker) options.observer?.onTick({ worker: options.worker, ms: performance.now() - started, failed: true });
         failures += 1;
         pause = Math.min(60_000, intervalMs * 2 ** Math.min(failures, 6));
         log.error({ err: error, failures, retryInMs: pause }, `${name} failed`);

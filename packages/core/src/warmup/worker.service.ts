@@ -37,6 +37,8 @@ export function startWarmupWorker(options: { deps: ServiceDeps; intervalMs?: num
   const loop = startWorkerLoop({
     log,
     name: 'warmup round',
+    worker: 'warmup',
+    observer: options.deps.observer,
     intervalMs,
     round: () => runWarmupRound(options),
     more: () => false,

@@ -267,6 +267,8 @@ export function startWebhookWorker(options: {
   const loop = startWorkerLoop({
     log,
     name: 'webhook round',
+    worker: 'webhook',
+    observer: deps.observer,
     intervalMs,
     round: () => deliverDueWebhooks({ deps, max, timeoutMs: options.timeoutMs, workspaceIds: options.workspaceIds }),
     more: (result) => result.claimed >= max,

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { inSlices, yieldToEventLoop } from './event-loop';
+
+describe('work in slices', () => {
+  it('lets callbacks already queued on the event loop run before it goes on', async () => {
+    let ran = false;
+    setImmediate(() => (ran = true));
+    await yieldToEventLoop();
+    expect(ran).toBe(true);
+  });
+
+  it('runs every slice in order, and the event loop between two slices, not before the first', async () => {
+    // A loop of immediates stands for other requests: it counts the event loop's turns.
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const seen: { slice: number[]; start: number; turns: number }[] = [];
+    await inSlices([1, 2, 3, 4, 5, 6, 7], 3, (slice, start) => {
+      seen.push({ slice, start, turns });
+    });
+    spinning = false;
+    expect(seen.map((s) => [s.slice, s.start])).toEqual([
+      [[1, 2, 3], 0],
+      [[4, 5, 6], 3],
+      [[7], 6],
+    ]);
+    expect(seen[0]!.turns).toBe(0);
+    expect(seen[1]!.turns).toBeGreaterThan(seen[0]!.turns);
+    expect(seen[2]!.turns).toBeGreaterThan(seen[1]!.turns);
+    await inSlices([], 3, () => {
+      throw new Error('no slice of nothing');
+    });
+  });
+});

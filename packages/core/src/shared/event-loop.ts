@@ -1,0 +1,17 @@
+/**
+ * Lets the event loop run what is waiting (other requests, timers, I/O) before the caller
+ * goes on. Long work on the request path is done in slices with this between them: the
+ * embedded database (PGlite) runs each statement on this thread, so one statement over a
+ * whole upload stopped every other request until it was done.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Runs `fn` over `items` in slices of `size`, in order, yielding to the event loop between slices. */
+export async function inSlices<T>(items: readonly T[], size: number, fn: (slice: T[], start: number) => Promise<void> | void): Promise<void> {
+  for (let start = 0; start < items.length; start += size) {
+    if (start) await yieldToEventLoop();
+    await fn(items.slice(start, start + size), start);
+  }
+}
