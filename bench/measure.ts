@@ -1,5 +1,6 @@
 // Small measuring helpers: medians, percentiles, interleaved rounds, a keep-alive load loop.
 import http from 'node:http';
+import { createServer } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export function percentile(values: number[], p: number): number {
@@ -89,3 +90,15 @@ export async function load(options: {
 }
 
 export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
+
+/** A TCP port free on loopback right now (for a server a benchmark starts as a child process). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}

@@ -9,28 +9,16 @@
 import http from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, median } from './measure';
+import { fmt, freePort, median } from './measure';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const UPLOAD = 5000;
 const UPLOADS = Number(process.env['BENCH_MEMORY_UPLOADS'] ?? 3);
 const SETTLE_MS = Number(process.env['BENCH_MEMORY_SETTLE_MS'] ?? 2000);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** VmRSS and VmHWM (the peak) of a process, in MB. */
 function memoryOf(pid: number): { rss: number; peak: number } {

@@ -8,28 +8,16 @@
 // BENCH_STARTUP_RUNS (default 3): medians over that many fresh data directories. On the embedded database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, median } from './measure';
+import { fmt, freePort, median } from './measure';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CWD = process.env['BENCH_STARTUP_CWD'] ?? ROOT;
 const COMMAND = process.env['BENCH_STARTUP_CMD'] ?? 'node --enable-source-maps apps/gateway/dist/main.js';
 const RUNS = Number(process.env['BENCH_STARTUP_RUNS'] ?? 3);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** VmRSS of a process and all its descendants, in MB. */
 function treeRss(root: number): number {

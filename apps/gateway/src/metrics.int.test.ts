@@ -4,11 +4,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
 import { ingestMessage, startSendingWorker } from '@outreach/core';
 import { createTestCampaign, startSmtpServer, usingPostgres, type SmtpTestServer } from '@outreach/core/testing';
+import { compiledEntry } from './testing/compiled';
 import { useTestServer } from './testing/suite';
 import type { TestServer } from './testing/test-server';
 
@@ -184,12 +185,11 @@ describe('the workers’ counters and the queues', () => {
   });
 });
 
-// A worker-role process has no HTTP API: with METRICS_TOKEN it serves /metrics on METRICS_PORT.
+// A worker-role process (the compiled build, as production runs it) has no HTTP API: with
+// METRICS_TOKEN it serves /metrics on METRICS_PORT.
 // On a database of its own (PGlite): its workers would otherwise work on the suite's shared rows.
 // Opening PGlite and migrating in a child takes long on a busy machine (50 s seen under load).
 describe.skipIf(usingPostgres())('a ROLE=worker process', { timeout: 300_000 }, () => {
-  const root = resolve(import.meta.dirname, '..', '..', '..');
-  const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   const children: ChildProcess[] = [];
   afterEach(() => {
     for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
@@ -199,7 +199,7 @@ describe.skipIf(usingPostgres())('a ROLE=worker process', { timeout: 300_000 }, 
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'outreach-metrics-')), ROLE: 'worker', METRICS_TOKEN: TOKEN, METRICS_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', SHUTDOWN_TIMEOUT_MS: '5000' };
     delete env['DATABASE_URL'];
-    const child = spawn(process.execPath, [tsx, join(root, 'apps/gateway/src/main.ts')], { env });
+    const child = spawn(process.execPath, [compiledEntry('main')], { env });
     children.push(child);
     let output = '';
     child.stdout.on('data', (d) => (output += d));

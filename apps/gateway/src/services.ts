@@ -8,12 +8,7 @@ import type { Logger } from 'pino';
 import { graphiqlEnabled, graphqlIntrospectionEnabled, installationSettingsOf, type Env } from './env';
 import { createAuthFailureLimiter, createRateLimiter } from './rate-limit';
 import type { GatewayDeps } from './request-context';
-import { createMetrics, type PoolStats } from './metrics';
-
-/** The PostgreSQL pool's client counts; the PGlite database has no pool. */
-export function poolStatsOf(db: Database): (() => PoolStats) | undefined {
-  return db.poolStats ? () => db.poolStats!() : undefined;
-}
+import { createMetrics } from './metrics';
 
 export async function openDatabase(options: { env: Env; log: Logger }): Promise<Database> {
   const { env } = options;
@@ -82,9 +77,10 @@ export function publicUrlOf(env: Env): string {
 export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encryptionKey?: Buffer }): GatewayDeps {
   const secrets = createSecretBox({ key: options.encryptionKey ?? loadEncryptionKey(options.env) });
   const installation = installationSettingsOf(options.env);
-  // Off unless METRICS_TOKEN is set: no registry, and the workers report to no one.
+  // Off unless METRICS_TOKEN is set: no registry, and the workers report to no one. The pool's
+  // figures exist on PostgreSQL only (PGlite has no pool).
   const metrics = options.env.METRICS_TOKEN
-    ? createMetrics({ token: options.env.METRICS_TOKEN, db: options.db.prisma, clock: systemClock, log: options.log, poolStats: poolStatsOf(options.db) })
+    ? createMetrics({ token: options.env.METRICS_TOKEN, db: options.db.prisma, clock: systemClock, log: options.log, poolStats: options.db.poolStats?.bind(options.db) })
     : null;
   const service: ServiceDeps = {
     db: options.db.prisma,

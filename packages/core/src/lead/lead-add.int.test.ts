@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestTenant, expectDomainError, useTestDatabase } from '../testing/index';
+import { countEventLoopTurns, createTestCampaign, createTestLead, createTestTenant, expectDomainError, useTestDatabase } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import type { Ctx } from '../shared/context';
 import { operations } from '../operations';
@@ -205,20 +205,13 @@ describe('POST /lead/add', () => {
     leads.splice(10, 0, { email: 'broken@' });
     leads.push({ email: email(0).toUpperCase() });
 
-    // Immediates in a loop stand for other requests: they count the event loop's turns.
-    let turns = 0;
-    let spinning = true;
-    const spin = () => {
-      turns++;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const loop = countEventLoopTurns();
     const turnsAtInsert: number[] = [];
     const r = await executeOperation({
       op: operations.lead.add,
-      ctx: observed(ctx, (kind) => kind === 'insert' && turnsAtInsert.push(turns)),
+      ctx: observed(ctx, (kind) => kind === 'insert' && turnsAtInsert.push(loop.turns)),
       input: { workspace_id: org.workspaceId, campaign_id: campaign.id, leads },
-    }).finally(() => (spinning = false));
+    }).finally(() => loop.stop());
 
     // Eligible: every distinct address but the two; the first `room` of them in request order are added.
     const eligible = distinct - 2;

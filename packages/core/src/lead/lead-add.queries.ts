@@ -46,6 +46,19 @@ function inputJson(leads: PlannedLead[], columns: LeadColumn[]): string {
 const BLOCKED = `EXISTS (SELECT 1 FROM blocklist_entries b
                   WHERE b.workspace_id = $1 AND b.value IN (t.email_normalized, split_part(t.email_normalized, '@', 2)))`;
 
+/** An upload to insert (insertLeads), or one statement's share of it (insertStatement). */
+interface InsertOptions {
+  tx: Tx;
+  organizationId: string;
+  workspaceId: string;
+  campaignId: string;
+  uploadId: string;
+  leads: PlannedLead[];
+  skip: SkipRule;
+  /** How many more leads the organization's allowance takes. */
+  room: number;
+}
+
 /**
  * Classifies and inserts an upload, UPLOAD_STATEMENT_LEADS leads a statement, in request
  * order, in the caller's transaction: each row is probed by index against the blocklist
@@ -54,16 +67,7 @@ const BLOCKED = `EXISTS (SELECT 1 FROM blocklist_entries b
  * carried from one statement to the next). Returns the counts. The leads must be distinct
  * (planLeadUpload): a later statement never meets a lead an earlier one inserted.
  */
-export async function insertLeads(options: {
-  tx: Tx;
-  organizationId: string;
-  workspaceId: string;
-  campaignId: string;
-  uploadId: string;
-  leads: PlannedLead[];
-  skip: SkipRule;
-  room: number;
-}): Promise<Counts> {
+export async function insertLeads(options: InsertOptions): Promise<Counts> {
   const total: Counts = { inserted: 0, eligible: 0, skipped: 0, alreadyInCampaign: 0 };
   await inSlices(options.leads, UPLOAD_STATEMENT_LEADS, async (leads) => {
     const counts = await insertStatement({ ...options, leads, room: options.room - total.inserted });
@@ -79,16 +83,7 @@ export async function insertLeads(options: {
  * One statement of insertLeads. Without a skip rule and with room for the whole batch, a
  * lighter form lets the insert's conflict check tell which leads were already in the campaign.
  */
-async function insertStatement(options: {
-  tx: Tx;
-  organizationId: string;
-  workspaceId: string;
-  campaignId: string;
-  uploadId: string;
-  leads: PlannedLead[];
-  skip: SkipRule;
-  room: number;
-}): Promise<Counts> {
+async function insertStatement(options: InsertOptions): Promise<Counts> {
   const columns = presentColumns(options.leads);
   const columnList = columns.map((c) => `, ${c}`).join('');
   // The skip rule is a parameter so that the statement text (and its plan) is one.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countEventLoopTurns } from '../testing/event-loop-turns';
 import { inSlices, yieldToEventLoop } from './event-loop';
 
 describe('work in slices', () => {
@@ -10,19 +11,12 @@ describe('work in slices', () => {
   });
 
   it('runs every slice in order, and the event loop between two slices, not before the first', async () => {
-    // A loop of immediates stands for other requests: it counts the event loop's turns.
-    let turns = 0;
-    let spinning = true;
-    const spin = () => {
-      turns++;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const loop = countEventLoopTurns();
     const seen: { slice: number[]; start: number; turns: number }[] = [];
     await inSlices([1, 2, 3, 4, 5, 6, 7], 3, (slice, start) => {
-      seen.push({ slice, start, turns });
+      seen.push({ slice, start, turns: loop.turns });
     });
-    spinning = false;
+    loop.stop();
     expect(seen.map((s) => [s.slice, s.start])).toEqual([
       [[1, 2, 3], 0],
       [[4, 5, 6], 3],

@@ -9,3 +9,4 @@ export { startImapServer, imapServerUnavailable, DOVECOT_BINARY, type ImapOAuth2
 export { createSendingFixture, TestClock } from './sending-fixture';
 export { createTestTenant, lateValue, useTestDatabase, type TestOrganization, type TestTenant } from './suite';
 export { startOAuthProvider, type OAuthTestProvider, type OAuthTestUser } from './oauth-provider';
+export { countEventLoopTurns } from './event-loop-turns';
