@@ -7,11 +7,12 @@ import { applyMigrations, createDatabase, newId } from '@outreach/db';
 import { CAMPAIGN_EMAILS_SQL, CAMPAIGN_VARIATIONS_SQL, executeOperation, operations, OPEN_RANGE, VARIATION_COUNTS_SQL, type Ctx } from '@outreach/core';
 import { createApp, createLogger, gatewayDeps, listen, loadEnv } from '@outreach/gateway';
 import { ensureSeed, type Seed } from './seed';
-import { pickBench, sendBench } from './sending';
+import { headroomBench, pickBench, sendBench } from './sending';
 import { warmupBench } from './warmup';
 import { webBench } from './web';
 import { listsBench } from './lists';
 import { memoryBench } from './memory';
+import { deletesBench } from './deletes';
 import { fmt, interleave, load, median, percentile, time, withLoopMonitor } from './measure';
 
 const url = process.env['BENCH_DATABASE_URL'] ?? process.env['DATABASE_URL'];
@@ -29,12 +30,19 @@ if (process.env['BENCH_ONLY']?.trim() === 'memory') {
   for (const line of summary) console.log(`  ${line}`);
   process.exit(0);
 }
+// BENCH_ONLY=deletes alone (bench/deletes.ts) seeds and deletes its own organizations.
+if (process.env['BENCH_ONLY']?.trim() === 'deletes' && url) {
+  const summary = await deletesBench({ url, say: (line) => console.log(line) });
+  console.log('\n## Summary');
+  for (const line of summary) console.log(`  ${line}`);
+  process.exit(0);
+}
 if (!url) {
   console.error('bench: set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL database the benchmark may fill (about 3 GB)');
   process.exit(2);
 }
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-// BENCH_ONLY=upload,stats,emails,rps,lists,pick,send,warmup,web,memory runs a subset (web and memory are not in the default set).
+// BENCH_ONLY=upload,stats,emails,rps,lists,pick,send,headroom,warmup,web,memory runs a subset (headroom, web and memory are not in the default set).
 const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps,lists,pick,send,warmup').split(',').map((s) => s.trim()));
 // The 1M-lead workspace and the gateway serve the first four; pick and send bring their own data.
 const needsMain = ['upload', 'stats', 'emails', 'rps', 'lists'].some((name) => only.has(name));
@@ -266,6 +274,7 @@ if (only.has('pick')) summary.push(await pickBench({ db, pool: pool2, rounds: RO
 
 // ── 6. sends per second into an SMTP sink ─────────────────────────────────────────
 if (only.has('send')) summary.push(await sendBench({ db, pool: pool2, rounds: ROUNDS, say }));
+if (only.has('headroom')) summary.push(await headroomBench({ db, pool: pool2, rounds: ROUNDS, say }));
 
 // ── 7. the warmup send tick for 1,000 pool mailboxes ─────────────────────────────
 if (only.has('warmup')) summary.push(await warmupBench({ db, pool: pool2, rounds: ROUNDS, say }));

@@ -10,14 +10,15 @@ import {
   createOrganization,
   DUE_LEADS_SQL,
   nodemailerMessage,
-  LOCK_AND_COUNT_SQL,
+  LOCK_CAMPAIGNS_SQL,
+  LOCK_MAILBOXES_SQL,
   runSchedulerTick,
   type MailSender,
   type OutgoingMessage,
   type ServiceDeps,
 } from '@outreach/core';
 import { startSmtpServer, TestClock, testServiceDeps } from '@outreach/core/testing';
-import { ALL_WEEK_UTC, ensureSendingSeed, SEQUENCE } from './seed-sending';
+import { ALL_WEEK_UTC, ensureHeadroomSeed, ensureSendingSeed, SEQUENCE } from './seed-sending';
 import { fmt, interleave, median, percentile, time } from './measure';
 
 type Say = (line: string) => void;
@@ -36,7 +37,10 @@ export interface Call {
 /** What each statement of the scheduler is, by its text. */
 export function labelOf(sql: string): string {
   if (sql === DUE_LEADS_SQL) return 'DUE_LEADS_SQL';
-  if (sql === LOCK_AND_COUNT_SQL) return 'LOCK_AND_COUNT_SQL';
+  if (sql === LOCK_CAMPAIGNS_SQL) return 'LOCK_CAMPAIGNS_SQL';
+  if (sql === LOCK_MAILBOXES_SQL) return 'LOCK_MAILBOXES_SQL';
+  if (/JOIN email_accounts e ON e.id = md.id/.test(sql)) return 'CLAIM_MAILBOXES_SQL';
+  if (/JOIN campaigns c ON c.id = cd.id/.test(sql)) return 'CAMPAIGN_STATE_SQL';
   if (/FROM campaigns c JOIN workspaces w/.test(sql)) return 'ACTIVE_CAMPAIGNS_SQL';
   if (/FROM email_accounts WHERE id = ANY/.test(sql)) return 'CAMPAIGN_MAILBOXES_SQL';
   if (/FROM additional_fields/.test(sql)) return 'ADDITIONAL_FIELDS_SQL';
@@ -376,7 +380,8 @@ export async function pickBench(options: { db: Database; pool: pg.Pool; rounds: 
 
 // ── send ─────────────────────────────────────────────────────────────────────────────
 
-const SEND_MAILBOXES = 10;
+/** BENCH_SEND_MAILBOXES: how many mailboxes the send benchmark sends from (10 by default). */
+const SEND_MAILBOXES = Number(process.env['BENCH_SEND_MAILBOXES'] ?? 10);
 const SEND_LEADS = 2_000;
 
 /** A MailSender that times each send and keeps the messages (the raw side sends the same ones). */
@@ -395,6 +400,32 @@ export function recording(inner: MailSender) {
     close: () => inner.close(),
   };
   return { sender, messages, spans };
+}
+
+/**
+ * CPU time so far of this process (the engine or nodemailer, and the SMTP sink, which runs in
+ * it for both) and of this database's PostgreSQL backends (utime + stime from /proc, in clock
+ * ticks of 10 ms; the server runs on this machine).
+ */
+async function cpuNow(pool: pg.Pool): Promise<{ node: number; pg: Map<number, number> }> {
+  const { readFile } = await import('node:fs/promises');
+  const pids = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  const pgTicks = new Map<number, number>();
+  for (const { pid } of pids.rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    pgTicks.set(pid, Number(fields[11]) + Number(fields[12]));
+  }
+  const u = process.cpuUsage();
+  return { node: (u.user + u.system) / 1000, pg: pgTicks };
+}
+
+/** CPU milliseconds between two snapshots: this process, and the backends present in both. */
+function cpuSpent(a: Awaited<ReturnType<typeof cpuNow>>, b: Awaited<ReturnType<typeof cpuNow>>) {
+  let ticks = 0;
+  for (const [pid, t] of b.pg) if (a.pg.has(pid)) ticks += t - a.pg.get(pid)!;
+  return { node: b.node - a.node, pg: ticks * 10 };
 }
 
 export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: number; say: Say }): Promise<string> {
@@ -533,11 +564,16 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
 
     let last: Awaited<ReturnType<typeof engineRound>> | null = null;
     const tickStats: { claim: number[]; deliver: number[]; after: number[]; tick: number[] } = { claim: [], deliver: [], after: [], tick: [] };
+    const cpu = { ours: { node: [] as number[], pg: [] as number[] }, raw: { node: [] as number[], pg: [] as number[] } };
     const results = await interleave({
       rounds: options.rounds,
       cases: {
         ours: async (round) => {
+          const c0 = await cpuNow(pool);
           last = await engineRound(SEND_LEADS, `r${round}`, round + 1);
+          const spent = cpuSpent(c0, await cpuNow(pool));
+          cpu.ours.node.push(spent.node / SEND_LEADS);
+          cpu.ours.pg.push(spent.pg / SEND_LEADS);
           for (const t of last.ticks) {
             tickStats.claim.push(t.firstSend - t.start);
             tickStats.deliver.push(t.end - t.firstSend);
@@ -546,7 +582,14 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
           }
           return last.perSecond;
         },
-        raw: () => rawRound(last!.messages, SEND_LEADS),
+        raw: async () => {
+          const c0 = await cpuNow(pool);
+          const rate = await rawRound(last!.messages, SEND_LEADS);
+          const spent = cpuSpent(c0, await cpuNow(pool));
+          cpu.raw.node.push(spent.node / SEND_LEADS);
+          cpu.raw.pg.push(spent.pg / SEND_LEADS);
+          return rate;
+        },
         rawTenInFlight: () => rawRound(last!.messages, SEND_MAILBOXES),
       },
     });
@@ -559,6 +602,10 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
     say(`  raw nodemailer, one pooled transport per mailbox (2 connections, 100 messages each), all ${SEND_LEADS} queued at once: ${fmt(raw, 0)} sends/s   rounds: ${results.raw.map((x) => fmt(x, 0)).join(', ')}`);
     say(`  for scale, raw with ${SEND_MAILBOXES} in flight (one per mailbox, as a tick sends): ${fmt(median(results.rawTenInFlight), 0)} sends/s`);
     say(`  ratio ours/raw ${fmt(ours / raw)} (reported)`);
+    say(
+      `  CPU per e-mail (node includes the SMTP sink, in this process for both): engine node ${fmt(median(cpu.ours.node))} ms + PostgreSQL ${fmt(median(cpu.ours.pg))} ms; ` +
+        `raw nodemailer node ${fmt(median(cpu.raw.node))} ms + PostgreSQL ${fmt(median(cpu.raw.pg))} ms`,
+    );
     say(
       `  a tick (${SEND_MAILBOXES} sends), p50: ${fmt(median(tickStats.tick))} ms = claim ${fmt(median(tickStats.claim))} ms + deliver and record ${fmt(median(tickStats.deliver))} ms ` +
         `(of which after the last SMTP answer ${fmt(median(tickStats.after))} ms: its record, completeFinishedCampaigns)`,
@@ -598,10 +645,87 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         [...waits].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${fmt((100 * n) / sampled, 0)}%`).join(', ') +
         ' (Lock:* = waiting for another send’s transaction: all of a tick’s records update the same campaigns row)',
     );
-    return `send ${SEND_LEADS} via ${SEND_MAILBOXES} mailboxes: engine ${fmt(ours, 0)} sends/s, raw nodemailer ${fmt(raw, 0)} sends/s, ratio ${fmt(ours / raw)} (reported)`;
+    return `send ${SEND_LEADS} via ${SEND_MAILBOXES} mailboxes: engine ${fmt(ours, 0)} sends/s, raw nodemailer ${fmt(raw, 0)} sends/s, ratio ${fmt(ours / raw)} (reported); CPU per e-mail engine ${fmt(median(cpu.ours.node))} + ${fmt(median(cpu.ours.pg))} ms (node + PostgreSQL), raw ${fmt(median(cpu.raw.node))} + ${fmt(median(cpu.raw.pg))} ms`;
   } finally {
     await rec.sender.close();
     await sink.close();
     await pool.query('DELETE FROM organizations WHERE id = $1', [org.organizationId]);
   }
+}
+
+// ── headroom ─────────────────────────────────────────────────────────────────────────
+
+/**
+ * Whether one worker keeps up with 5,000 mailboxes late in a busy day (200,000 sends
+ * already today), and whether a second worker on the same PostgreSQL adds as much again.
+ * A tick's claim is timed (rolled back, so every claim sees the same data); the required
+ * rate is every mailbox sending once per its 1-minute gap, so a tick of `maxSends` sends
+ * must come every maxSends / rate seconds: headroom = that / the claim's time.
+ */
+export async function headroomBench(options: { db: Database; pool: pg.Pool; rounds: number; say: Say }): Promise<string> {
+  const { db, pool, say } = options;
+  const deps = testServiceDeps({ db });
+  const seed = await ensureHeadroomSeed({ db, pool, log: say, encryptedPassword: deps.secrets.encrypt('bench-password') });
+  await pool.query('VACUUM (ANALYZE) leads, email_accounts, variations, lead_events, campaigns');
+  const now = new Date(seed.now);
+  const scope = [seed.workspaceId];
+  const MAX_SENDS = 100;
+  const requiredPerSecond = seed.mailboxes / 60;
+  const availableMs = (MAX_SENDS / requiredPerSecond) * 1000;
+  say(
+    `\n## Headroom: claims of ${MAX_SENDS} sends among ${seed.mailboxes.toLocaleString('en')} mailboxes in ${seed.campaigns} campaigns, ` +
+      `${seed.sentToday.toLocaleString('en')} sends already today, ${seed.due.toLocaleString('en')} leads due; ` +
+      `required ${fmt(requiredPerSecond, 1)} sends/s (every mailbox once a minute): a tick every ${fmt(availableMs, 0)} ms`,
+  );
+  const claim = (client: PrismaClient, maxSends = MAX_SENDS) => claimDueSends({ deps: { ...deps, db: client }, now, maxSends, workspaceIds: scope });
+
+  // Warm up, then one instrumented claim: what it claims, and its statements.
+  for (let i = 0; i < 3; i++) await rolledBack(db, (tx) => claim(tx));
+  const calls: Call[] = [];
+  const first = await rolledBack(db, (tx) => claim(instrument(tx, calls)));
+  say(`  one claim: ${first.claims.length} sends from ${new Set(first.claims.map((c) => c.mailbox.id)).size} mailboxes; statements: ` +
+    calls.filter((c) => !c.label.startsWith('$transaction')).map((c) => `${c.label} ${fmt(c.end - c.start)} ms (${c.rows ?? '-'} rows)`).join(', '));
+
+  // One worker: claims back to back.
+  const one: number[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    for (let i = 0; i < 10; i++) one.push((await rolledBack(db, (tx) => time(() => claim(tx)))).ms);
+  }
+  const oneP50 = median(one);
+  const oneClaimed = first.claims.length;
+
+  // Two workers: two claims at once, each in its own transaction (both rolled back at the end).
+  const pairs: { ms: number; a: number; b: number; shared: number }[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    for (let i = 0; i < 5; i++) {
+      // Each holds its transaction (its locks) until both have claimed, as two live workers would.
+      let arrived = 0;
+      let release!: () => void;
+      const both = new Promise<void>((resolve) => (release = resolve));
+      const worker = (tx: PrismaClient) =>
+        time(() => claim(tx)).then(async (r) => {
+          if (++arrived === 2) release();
+          await both;
+          return r;
+        });
+      const t0 = performance.now();
+      const [ta, tb] = await Promise.all([rolledBack(db, worker), rolledBack(db, worker)]);
+      const ms = Math.max(ta.ms, tb.ms, 0) || performance.now() - t0;
+      const [a, b] = [ta.value, tb.value];
+      const mailboxesA = new Set(a.claims.map((c) => c.mailbox.id));
+      pairs.push({ ms, a: a.claims.length, b: b.claims.length, shared: b.claims.filter((c) => mailboxesA.has(c.mailbox.id)).length });
+    }
+  }
+  const pairMs = median(pairs.map((p) => p.ms));
+  const pairClaimed = median(pairs.map((p) => p.a + p.b));
+  const shared = Math.max(...pairs.map((p) => p.shared));
+  const oneRate = (oneClaimed / oneP50) * 1000;
+  const twoRate = (pairClaimed / pairMs) * 1000;
+  const headroom = availableMs / oneP50;
+  say(`  one worker: claim p50 ${fmt(oneP50)} ms, p95 ${fmt(percentile(one, 95))} ms (${one.length} claims, ${oneClaimed} sends each): headroom ${fmt(headroom, 1)}× (target ≥ 3×)`);
+  say(
+    `  two workers at once: both claims done in p50 ${fmt(pairMs)} ms, ${pairClaimed} sends between them (${pairs.map((p) => `${p.a}+${p.b}`).slice(0, 5).join(', ')}…), ` +
+      `mailboxes used by both: ${shared}; claimed sends/s ${fmt(twoRate, 0)} vs one worker ${fmt(oneRate, 0)}: ×${fmt(twoRate / oneRate)}`,
+  );
+  return `headroom at ${seed.mailboxes} mailboxes, ${seed.sentToday} sent today: claim p50 ${fmt(oneP50)} ms, headroom ${fmt(headroom, 1)}×; two workers ×${fmt(twoRate / oneRate)} claimed sends/s`;
 }

@@ -11,6 +11,7 @@ import {
   issueApiKey,
   removeInstallationSetting,
   revokeApiKey,
+  deleteOrganization,
   storeInstallationSetting,
 } from '@outreach/core';
 import { isObjectId } from '@outreach/db';
@@ -40,6 +41,9 @@ commands:
                           opt the organization in to (or out of) the installation's shared warmup pool, which
                           WARMUP_SHARED_POOL=true turns on; prints the new state
   org list                every organization: workspaces, lead allowance, shared warmup pool opt-in
+  org delete <organization_id>
+                          delete an organization with everything in it: at once its keys and sessions stop
+                          working; the worker role removes its data in the background
   people setup-link [--org <organization_id>]
                           print a one-time link (7 days) that creates an owner in the web app: of a new
                           organization, or with --org of that one (e.g. made with init); PUBLIC_URL is its base
@@ -236,6 +240,11 @@ async function main(argv: string[]): Promise<number> {
       const state = await setWarmupSharedPool({ db: prisma, organizationId, shared: shared === 'on', installationSharedPool: env.WARMUP_SHARED_POOL });
       if (!state) throw new UsageError(`no organization ${organizationId}`);
       print({ status: 'success', ...state });
+    } else if (command === 'org' && sub === 'delete') {
+      // Answers at once; the worker role purges the organization's rows in the background.
+      const organizationId = needId(arg, '<organization_id>');
+      if (!(await deleteOrganization({ db: prisma, organizationId, now: new Date() }))) throw new UsageError(`no organization ${organizationId}`);
+      print({ status: 'success', organization_id: organizationId, deleted: true, note: 'its keys and sessions no longer work; the worker role removes its data in the background' });
     } else if (command === 'org' && sub === 'list') {
       print(await listOrganizations({ db: prisma }));
     } else if (command === 'people' && sub === 'setup-link') {

@@ -8,7 +8,7 @@ import { metricsApp } from './metrics';
 import { bootstrapIfEmpty, keyBanner, setupBanner } from './bootstrap';
 import { gatewayDeps, migrate, openDatabase, publicUrlOf } from './services';
 import { claimDataDir, DataDirLockedError, tightenDataDir, type DataDirLock } from './data-dir';
-import { ensureSetupLink, startAccountAutomationWorker, startReplyWorker, startSendingWorker, startWarmupWorker, startWebhookWorker } from '@outreach/core';
+import { ensureSetupLink, startAccountAutomationWorker, startPurgeWorker, startReplyWorker, startSendingWorker, startWarmupWorker, startWebhookWorker } from '@outreach/core';
 import type { Database } from '@outreach/db';
 
 /** A start the operator has to fix: one line on stderr, exit code 1. */
@@ -137,7 +137,7 @@ if (server) {
   log.info({ url: server.url, docs: `${publicUrl}/docs`, graphql: `${publicUrl}/graphql`, trpc: `${publicUrl}/trpc`, role: env.ROLE }, 'listening');
 }
 // The worker role: sending, reading replies, delivering webhooks, evaluating email-account automation
-// rules (each safe to run in several processes).
+// rules, purging deleted campaigns, workspaces and organizations (each safe to run in several processes).
 if (runsWorkers) {
   workers.push(
     { name: 'sending worker', ...startSendingWorker({ deps: deps!.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH, claimLeaseMs: env.SEND_LEASE_MS }) },
@@ -145,6 +145,7 @@ if (runsWorkers) {
     { name: 'webhook worker', ...startWebhookWorker({ deps: deps!.service }) },
     { name: 'warmup worker', ...startWarmupWorker({ deps: deps!.service, intervalMs: env.WARMUP_INTERVAL_MS, sharedPool: env.WARMUP_SHARED_POOL }) },
     { name: 'automation worker', ...startAccountAutomationWorker({ deps: deps!.service }) },
+    { name: 'purge worker', ...startPurgeWorker({ deps: deps!.service }) },
   );
 }
 running = true;

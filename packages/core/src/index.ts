@@ -38,3 +38,4 @@ export { runAutomationRound, startAccountAutomationWorker, type AutomationRoundR
 export * from './webhook/webhook-signature.rules';
 export { listedWebhookUrl } from './webhook/webhook.rules';
 export { sessionOperations, authenticateSession, forgetSessions, createSetupLink, ensureSetupLink, SESSION_COOKIE, CSRF_HEADER, SESSION_MAX_MS, type SessionPrincipal, type SetupLink } from './people/index';
+export * from './purge/index';

@@ -1,6 +1,6 @@
 // The registry of every operation, by domain. Each domain lists its operations in
 // its own index.ts; transports build from this registry.
-import { workspaceOperations } from './workspace/index';
+import { organizationOperations, workspaceOperations } from './workspace/index';
 import { leadLabelOperations } from './lead-label/index';
 import { campaignOperations } from './campaign/index';
 import { uniboxOperations } from './unibox/index';
@@ -23,6 +23,7 @@ import { apiKeyOperations } from './auth/index';
 
 export const operations = {
   workspace: workspaceOperations,
+  organization: organizationOperations,
   leadLabel: leadLabelOperations,
   campaign: campaignOperations,
   unibox: uniboxOperations,

@@ -22,3 +22,6 @@ operationField('createWorkspace', ops.create, { names: { workspace_name: 'name' 
 operationField('copyWorkspaceSettings', ops.copySettings, { result: 'copied' });
 operationField('inviteUser', ops.inviteUser, { type: 'WorkspaceInvitation' });
 operationField('acceptInvite', ops.acceptInvite, { type: 'AcceptedInvite' });
+// Deletes (no REST path: the vendor has none): answered at once, purged by the worker role.
+operationField('deleteWorkspace', ops.delete);
+operationField('deleteOrganization', operations.organization.delete);

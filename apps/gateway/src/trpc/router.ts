@@ -1,5 +1,6 @@
 import { router } from './trpc';
 import { workspaceRouter } from './routers/workspace.router';
+import { organizationRouter } from './routers/organization.router';
 import { leadLabelRouter } from './routers/lead-label.router';
 import { campaignRouter } from './routers/campaign.router';
 import { uniboxRouter } from './routers/unibox.router';
@@ -23,6 +24,7 @@ import { apiKeyRouter } from './routers/api-key.router';
 /** Mirrors the operation registry by domain: `workspace.list`, `campaign.launch`, … */
 export const appRouter = router({
   workspace: workspaceRouter,
+  organization: organizationRouter,
   leadLabel: leadLabelRouter,
   campaign: campaignRouter,
   unibox: uniboxRouter,

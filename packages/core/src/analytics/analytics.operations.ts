@@ -13,7 +13,7 @@ import {
   WorkspaceRangeInput,
   WorkspaceSummaryOutput,
 } from './analytics.schemas';
-import { campaignCount, campaignDaily, campaignRangeStats, campaignSummary, workspacePerformance, workspaceSummary } from './analytics.queries';
+import { campaignCount, campaignRangeStats, campaignSummary, workspacePerformance, workspaceSummary } from './analytics.queries';
 
 const RANGE_RULES = `Dates are inclusive UTC days (\`YYYY-MM-DD\`). \`start_date\` after \`end_date\` is 400 naming start_date; a range longer than ${MAX_RANGE_DAYS} days (inclusive) is 400 naming end_date.`;
 
@@ -61,14 +61,9 @@ export const getCampaignStats = defineOperation({
     const endDay = input.end_date ?? utcIsoDay(ctx.ports.clock.now());
     assertRange({ start: input.start_date, end: endDay, limitSpan: true });
     const campaignId = input.campaign_id ?? null;
-    const from = utcDayStart(input.start_date);
-    const to = utcDayEnd(endDay);
-    // Two statements, each one grouped scan carrying the workspace: the campaigns' figures
-    // (which also tell whether the campaign asked for is in the workspace) and the days.
-    const [rows, daily] = await Promise.all([
-      campaignRangeStats({ db: ctx.db, workspaceId: input.workspace_id, campaignId, from, to }),
-      campaignDaily({ db: ctx.db, workspaceId: input.workspace_id, campaignId, startDay: input.start_date, endDay, from, to }),
-    ]);
+    // The campaigns (which also tell whether the one asked for is in the workspace), then their
+    // kept day statistics by campaign and by day, side by side.
+    const { rows, daily } = await campaignRangeStats({ db: ctx.db, workspaceId: input.workspace_id, campaignId, firstDay: input.start_date, lastDay: endDay });
     if (campaignId && rows.length === 0) throw campaignNotFound(campaignId, input.workspace_id);
     const data: Record<string, (typeof rows)[number]> = {};
     for (const row of rows) data[row.campaign_id] = row;
@@ -115,7 +110,7 @@ export const getWorkspaceSummary = defineOperation({
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
     assertRange({ start: input.start_date, end: input.end_date, limitSpan: true });
-    const s = await workspaceSummary({ db: ctx.db, workspaceId: input.workspace_id, from: utcDayStart(input.start_date), to: utcDayEnd(input.end_date) });
+    const s = await workspaceSummary({ db: ctx.db, workspaceId: input.workspace_id, firstDay: input.start_date, lastDay: input.end_date });
     return {
       ...s,
       open_rate: rate({ count: s.opened, base: s.contacted }),
@@ -140,7 +135,7 @@ export const getWorkspacePerformance = defineOperation({
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
     assertRange({ start: input.start_date, end: input.end_date, limitSpan: true });
-    const rows = await workspacePerformance({ db: ctx.db, workspaceId: input.workspace_id, from: utcDayStart(input.start_date), to: utcDayEnd(input.end_date) });
+    const rows = await workspacePerformance({ db: ctx.db, workspaceId: input.workspace_id, firstDay: input.start_date, lastDay: input.end_date });
     return rows.map((r) => ({
       ...r,
       open_rate: rate({ count: r.opened, base: r.contacted }),

@@ -19,9 +19,13 @@ async function loadActor(db: PrismaClient, apiKey: string): Promise<Actor | null
       role: true,
       partnerGrants: { select: { workspaceId: true }, orderBy: { workspaceId: 'asc' } },
       client: { select: { status: true, grants: { select: { workspaceId: true, permissions: true, hideLabels: true } } } },
+      organization: { select: { deletedAt: true } },
+      workspace: { select: { deletedAt: true } },
     },
   });
   if (!key || key.revokedAt) return null;
+  // A key of a deleted organization or workspace answers as a revoked one, from the delete on.
+  if (key.organization.deletedAt || key.workspace?.deletedAt) return null;
   if (key.partnerName !== null) {
     // A partner key reaches the workspaces that granted it, and only the partner operations.
     return {

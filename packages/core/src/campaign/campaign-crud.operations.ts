@@ -1,7 +1,6 @@
 import { newId, type Tx } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { invalid, invalidField } from '../shared/errors';
-import { utcDayEnd, utcDayStart } from '../shared/time';
 import {
   AllStatsInput,
   AllStatsOutput,
@@ -21,7 +20,8 @@ import {
   SetNameInput,
   SuccessOutput,
 } from './campaign.schemas';
-import { campaignNotFound, findCampaign, listCampaignObjects, WORKSPACE_STATS_SQL } from './campaign.queries';
+import { campaignNotFound, findCampaign, listCampaignObjects } from './campaign.queries';
+import { allCampaignStats } from './campaign-day-stats.queries';
 import { rate } from './campaign.rules';
 
 const NOT_FOUND_NOTE = 'A campaign of another workspace (or organization) answers 404 `campaign.not_found`, as an unknown id does.';
@@ -61,7 +61,7 @@ export const listCampaigns = defineOperation({
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
     const rows = await ctx.db.campaign.findMany({
-      where: { workspaceId: input.workspace_id },
+      where: { workspaceId: input.workspace_id, deletedAt: null },
       select: { id: true, status: true, name: true, lastLeadSentAt: true, lastLeadRepliedAt: true, tags: { select: { tag: { select: { name: true } } } } },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       skip: input.skip,
@@ -151,7 +151,7 @@ export const getCampaignAccounts = defineOperation({
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
     const c = await ctx.db.campaign.findFirst({
-      where: { id: input.campaign_id, workspaceId: input.workspace_id },
+      where: { id: input.campaign_id, workspaceId: input.workspace_id, deletedAt: null },
       select: { emailAccounts: { select: { emailAccount: { select: { email: true } } } } },
     });
     if (!c) throw campaignNotFound(input.campaign_id, input.workspace_id);
@@ -321,20 +321,10 @@ export const getAllCampaignStats = defineOperation({
   workspace: 'required',
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
-    const to = input.end_date ? utcDayEnd(input.end_date) : new Date('9999-12-31T00:00:00.000Z');
-    const [row] = await ctx.db.$queryRawUnsafe<
-      {
-        lead_count: number;
-        contacted_count: number;
-        sent_count: number;
-        unique_opened_count: number;
-        replied_count: number;
-        bounced_count: number;
-        unsubscribed_count: number;
-        positive_reply_count: number;
-      }[]
-    >(WORKSPACE_STATS_SQL, input.workspace_id, utcDayStart(input.start_date), to);
-    const s = row!;
+    // The kept day statistics (campaign-day-stats.queries.ts); WORKSPACE_STATS_SQL is the
+    // recomputation they are tested against. No end_date: every day up to the last the
+    // recomputation's bound (9999-12-31, exclusive) reaches.
+    const s = await allCampaignStats({ db: ctx.db, workspaceId: input.workspace_id, firstDay: input.start_date, lastDay: input.end_date ?? '9999-12-30' });
     return {
       ...s,
       open_rate: rate({ count: s.unique_opened_count, base: s.contacted_count }),

@@ -4,6 +4,8 @@ import { conflict, preconditionFailed } from '../shared/errors';
 import { CampaignRefInput, DeleteCampaignInput, SuccessOutput, TransitionOutput } from './campaign.schemas';
 import { launchBlockers, nextStatus, transitionRefusal, type CampaignAction } from './campaign.rules';
 import { lockCampaign } from './campaign-update.operations';
+import { CAMPAIGN_COUNTERS_SQL } from './campaign-counters.queries';
+import { SYNC_DELETE_MAX_LEADS, tombstoneCampaign } from '../purge/index';
 
 const invalidTransition = (options: { from: Parameters<typeof nextStatus>[0]['from']; action: CampaignAction }) =>
   conflict('campaign.invalid_transition', transitionRefusal(options));
@@ -78,6 +80,7 @@ export const deleteCampaign = defineOperation({
     '`is_archive` "yes" archives: the status becomes ARCHIVED (from any status; archiving an archived campaign succeeds) and everything is kept (sequence, leads, sends, statistics); an archived campaign cannot be launched or edited. Its subsequences keep their own status.',
     '`is_archive` "no" deletes the campaign with its steps, variations, leads, sends and subsequences (theirs too). Lead data is kept only by archiving: `is_save_lead_data` "yes" with `is_archive` "no" archives the campaign instead of deleting it. `is_save_lead_data` defaults to "no".',
     'Deleting decrements the organization\'s lead counter by the leads removed, in the same transaction, under the lock lead uploads take on the organization row. Another workspace\'s campaign answers 404 `campaign.not_found`.',
+    'A campaign of more than 1,000 leads (with its subsequences\') answers at once as well: it is gone from every read from then on (404 `campaign.not_found`, absent from lists, its leads from lead searches) and nothing more is sent for it, while the worker role removes its sends and leads in the background, a few thousand rows at a time.',
   ].join('\n\n'),
   input: DeleteCampaignInput,
   output: SuccessOutput,
@@ -94,10 +97,15 @@ export const deleteCampaign = defineOperation({
       // Same lock order as lead uploads (organization, then campaign), so the two never deadlock.
       await tx.$queryRawUnsafe('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', ctx.actor.organizationId);
       const campaign = await lockCampaign({ tx, workspaceId: input.workspace_id, campaignId: input.campaign_id });
-      const leads = await tx.lead.count({
-        where: { workspaceId: input.workspace_id, OR: [{ campaignId: campaign.id }, { campaign: { parentId: campaign.id } }] },
-      });
-      await tx.campaign.delete({ where: { id: campaign.id } });
+      // The kept counters (campaign-counters.queries.ts) give the leads without reading them: with
+      // the organization locked no upload adds any meanwhile, and their pending deltas are counted.
+      const tree = await tx.campaign.findMany({ where: { workspaceId: input.workspace_id, OR: [{ id: campaign.id }, { parentId: campaign.id }] }, select: { id: true } });
+      const counted = await tx.$queryRawUnsafe<{ campaign_id: string; lead_count: number }[]>(CAMPAIGN_COUNTERS_SQL, input.workspace_id, tree.map((c) => c.id));
+      const leads = counted.reduce((sum, row) => sum + Number(row.lead_count), 0);
+      // A large campaign is hidden now and purged in bounded batches later (purge/): deleting its
+      // rows here would hold the organization's lock, and the rows' locks, for seconds or minutes.
+      if (leads > SYNC_DELETE_MAX_LEADS) await tombstoneCampaign({ tx, campaignId: campaign.id, now: ctx.ports.clock.now() });
+      else await tx.campaign.delete({ where: { id: campaign.id } });
       if (leads) await tx.organization.update({ where: { id: ctx.actor.organizationId }, data: { leadCount: { decrement: leads } } });
     });
     return { status: 'success' as const };

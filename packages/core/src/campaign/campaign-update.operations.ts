@@ -12,7 +12,7 @@ import { planSequence, sequenceErrors } from './campaign.rules';
  */
 export async function lockCampaign(options: { tx: Tx; workspaceId: string; campaignId: string }) {
   const [row] = await options.tx.$queryRawUnsafe<{ id: string; status: string; type: string; name: string }[]>(
-    'SELECT id, status::text AS status, type::text AS type, name FROM campaigns WHERE id = $1 AND workspace_id = $2 FOR UPDATE',
+    'SELECT id, status::text AS status, type::text AS type, name FROM campaigns WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL FOR UPDATE',
     options.campaignId,
     options.workspaceId,
   );

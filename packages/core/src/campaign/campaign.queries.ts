@@ -13,7 +13,7 @@ export const campaignNotFound = (campaignId: string, workspaceId: string) =>
 /** The campaign's id and status when it is in the workspace; 404 otherwise. */
 export async function findCampaign(options: { db: Db; workspaceId: string; campaignId: string }) {
   const found = await options.db.campaign.findFirst({
-    where: { id: options.campaignId, workspaceId: options.workspaceId },
+    where: { id: options.campaignId, workspaceId: options.workspaceId, deletedAt: null },
     select: { id: true, name: true, status: true, type: true, parentId: true, organizationId: true },
   });
   if (!found) throw campaignNotFound(options.campaignId, options.workspaceId);
@@ -240,7 +240,7 @@ export async function listCampaignObjects(options: {
   const { sort = 'created_at', direction = 'desc' } = options.orderBy ?? {};
   const column = ({ created_at: 'createdAt', modified_at: 'updatedAt', camp_name: 'name' } as const)[sort];
   const rows = await options.db.campaign.findMany({
-    where: options.where,
+    where: { ...options.where, deletedAt: null },
     orderBy: [{ [column]: direction }, { id: direction }],
     skip: options.skip,
     take: options.take,

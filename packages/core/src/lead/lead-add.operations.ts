@@ -44,7 +44,7 @@ export const addLeads = defineOperation({
           ctx.actor.organizationId,
         );
         const campaign = await tx.campaign.findFirst({
-          where: { id: input.campaign_id, workspaceId: input.workspace_id },
+          where: { id: input.campaign_id, workspaceId: input.workspace_id, deletedAt: null },
           select: { id: true, type: true, status: true },
         });
         if (!org || !campaign) throw invalidField('campaign_id', `is not a campaign of workspace ${input.workspace_id}`, 'campaign.not_found');

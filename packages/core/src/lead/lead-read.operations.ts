@@ -1,6 +1,6 @@
 import { defineOperation } from '../shared/operation';
 import { toLeadObject } from './lead.mapper';
-import { leadPageIds, leadRows } from './lead.queries';
+import { leadPageIds, leadRows, purgingCampaignIds } from './lead.queries';
 import { assertCampaignOfWorkspace } from '../shared/tenancy';
 import { hiddenLabelsOf, readLeadPageTrail } from './lead.rules';
 import { CountByStatusInput, CountByStatusOutput, GetLeadInput, LEAD_STATUSES, LeadList, WorkspaceLeadsInput } from './lead.schemas';
@@ -85,9 +85,10 @@ export const countLeadsByStatus = defineOperation({
   async run(ctx, input) {
     const workspaceId = input.workspace_id;
     await assertCampaignOfWorkspace({ db: ctx.db, workspaceId, campaignId: input.campaign_id });
+    const purging = input.campaign_id ? [] : await purgingCampaignIds({ db: ctx.db, workspaceId });
     const groups = await ctx.db.lead.groupBy({
       by: ['status'],
-      where: { workspaceId, ...(input.campaign_id ? { campaignId: input.campaign_id } : {}) },
+      where: { workspaceId, ...(input.campaign_id ? { campaignId: input.campaign_id } : purging.length ? { campaignId: { notIn: purging } } : {}) },
       _count: { _all: true },
     });
     const counts = new Map(groups.map((g) => [g.status as string, g._count._all]));

@@ -28,7 +28,7 @@ export const addLeadsToSubsequence = defineOperation({
           'SELECT lead_allowance, lead_count FROM organizations WHERE id = $1 FOR UPDATE',
           ctx.actor.organizationId,
         );
-        const subsequence = await tx.campaign.findFirst({ where: { id: input.subseq_id, workspaceId }, select: { id: true, type: true, parentId: true } });
+        const subsequence = await tx.campaign.findFirst({ where: { id: input.subseq_id, workspaceId, deletedAt: null }, select: { id: true, type: true, parentId: true } });
         if (!org || !subsequence) throw invalidField('subseq_id', `is not a campaign of workspace ${workspaceId}`, 'campaign.not_found');
         if (subsequence.type !== 'subseq' || !subsequence.parentId) throw invalidField('subseq_id', 'is not a subsequence', 'campaign.not_a_subsequence');
         const parentId = subsequence.parentId;

@@ -37,7 +37,7 @@ export const LEAD_ROWS_SQL = `
        WHERE campaign_id IN (SELECT campaign_id FROM leads WHERE id = ANY($2::text[]))
        GROUP BY campaign_id
     ) st ON st.campaign_id = l.campaign_id
-   WHERE l.workspace_id = $1 AND l.id = ANY($2::text[])`;
+   WHERE l.workspace_id = $1 AND l.id = ANY($2::text[]) AND c.deleted_at IS NULL`;
 
 /** The rows of these leads (of this workspace only), in the order of `ids`. */
 export async function leadRows(options: { db: Db; workspaceId: string; ids: string[] }): Promise<LeadRow[]> {
@@ -45,6 +45,15 @@ export async function leadRows(options: { db: Db; workspaceId: string; ids: stri
   const rows = await options.db.$queryRawUnsafe<LeadRow[]>(LEAD_ROWS_SQL, options.workspaceId, options.ids);
   const order = new Map(options.ids.map((id, i) => [id, i]));
   return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}
+
+/**
+ * The workspace's deleted campaigns whose leads the purge worker has not removed yet (purge/):
+ * workspace-wide lead reads leave their leads out. Usually none, found through the deleted_at index.
+ */
+export async function purgingCampaignIds(options: { db: Db; workspaceId: string }): Promise<string[]> {
+  const rows = await options.db.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM campaigns WHERE deleted_at IS NOT NULL AND workspace_id = $1', options.workspaceId);
+  return rows.map((r) => r.id);
 }
 
 /** LIKE pattern for a prefix: the wildcards and the escape character are taken literally. */
@@ -89,6 +98,10 @@ export async function leadPageIds(options: {
   if (status) where.push(`status::text = ${param(status)}`);
   if (label) where.push(`label = ${param(label)}`);
   if (emailPrefix) where.push(`email_normalized LIKE ${param(prefixPattern(emailPrefix.toLowerCase()))} ESCAPE '\\'`);
+  // Leads of a campaign being purged (deleted, purge/) are no longer the workspace's. Asked first,
+  // so the common case (none) keeps the page an index-only walk.
+  const purging = await purgingCampaignIds({ db: options.db, workspaceId: options.workspaceId });
+  if (purging.length) where.push(`campaign_id <> ALL(${param(purging)}::text[])`);
   // The columns are fixed identifiers, never input.
   const column = options.sort === 'created_at' ? 'created_at' : options.sort === 'modified_at' ? 'updated_at' : null;
   const dir = options.direction === 'asc' ? 'ASC' : 'DESC';

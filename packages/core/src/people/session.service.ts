@@ -81,10 +81,12 @@ async function loadSession(options: { db: PrismaClient; tokenHash: string; now: 
       createdAt: true,
       lastSeenAt: true,
       expiresAt: true,
-      user: { select: { id: true, organizationId: true, role: true, workspaces: { select: { workspaceId: true } } } },
+      user: { select: { id: true, organizationId: true, role: true, organization: { select: { deletedAt: true } }, workspaces: { select: { workspaceId: true } } } },
     },
   });
   if (!session || session.expiresAt <= now) return null;
+  // The people of a deleted organization are signed out with it.
+  if (session.user.organization.deletedAt) return null;
   if (now.getTime() - session.lastSeenAt.getTime() >= SESSION_TOUCH_MS) {
     // Sliding expiry: written back at most once a minute, never past the session's 90 days.
     await db.userSession.updateMany({ where: { id: session.id }, data: { lastSeenAt: now, expiresAt: sessionExpiry({ createdAt: session.createdAt, now }) } });

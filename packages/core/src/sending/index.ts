@@ -53,6 +53,6 @@ export type { ClaimedSend } from './send-decision.rules';
 export { type DeliveryResult, deliverClaim } from './send-delivery.service';
 export { BOUNCE_RATE_MIN_SENDS, pauseOnBounceRate } from '../shared/bounce-protection.service';
 export { type SendingWorker, startSendingWorker } from './worker.service';
-export { LOCK_AND_COUNT_SQL, DUE_LEADS_SQL } from './scheduler.queries';
+export { LOCK_CAMPAIGNS_SQL, LOCK_MAILBOXES_SQL, DUE_LEADS_SQL } from './scheduler.queries';
 export { previewCampaignStep, sendCampaignTest, TEST_SENDS_PER_HOUR, TEST_SUBJECT_PREFIX } from './preview.operations';
 export { SAMPLE_LEAD } from './preview.service';

@@ -32,41 +32,90 @@ export const CAMPAIGN_MAILBOXES_SQL = `
 export const ADDITIONAL_FIELDS_SQL = `SELECT workspace_id, name, default_value FROM additional_fields WHERE workspace_id = ANY($1::text[])`;
 
 /**
- * Locks the campaigns and the free mailboxes this worker will decide for (SKIP LOCKED:
- * what another worker holds is left to it), and counts each one's sends today (its own
- * day start, in its zone; a mailbox's include what it sent from the unified inbox, counted
- * on its row, which the unibox updates under the same lock, and its warmup e-mails) plus those claimed and not yet recorded. One statement, so
- * a send moving from "claimed" to "recorded" is counted exactly once.
- *
- * $1 campaign ids, $2 their day starts, $3 mailbox ids, $4 their day starts, $5 now.
+ * A day count row counts when it is for the day starting at the given instant. The rows'
+ * day starts come from PostgreSQL's time zones, the engine's from Intl's: they agree but for
+ * zones whose midnight a DST change skips, so "the same day" is a start within 12 hours.
  */
-export const LOCK_AND_COUNT_SQL = `
+const sameDay = (rowDay: string, day: string) =>
+  `(${rowDay} > ${day} - interval '12 hours' AND ${rowDay} < ${day} + interval '12 hours')`;
+
+/**
+ * The mailboxes of the open campaigns (credentials still encrypted), not locked, each with its
+ * sends counted today: campaign and warmup sends (mailbox_day_counts, kept by triggers) and
+ * unibox sends (on its row). Claims not yet recorded are left out: the figure only chooses
+ * which mailboxes a claim locks; LOCK_MAILBOXES_SQL counts exactly under the lock.
+ * $1 mailbox ids, $2 their day starts.
+ */
+export const CLAIM_MAILBOXES_SQL = `
+  SELECT e.id, e.workspace_id, e.email, e.first_name, e.last_name, e.status::text AS status, e.daily_limit, e.sending_gap,
+         e.next_send_allowed_at, e.smtp_host, e.smtp_port, e.smtp_username, e.smtp_password_enc, e.signature, e.reply_to,
+         e.updated_at, e.auth_type,
+         (CASE WHEN ${sameDay('k.day_start', 'md.day_start')} THEN k.sent + k.warmup_sent ELSE 0 END
+          + CASE WHEN e.unibox_day_start = md.day_start THEN e.unibox_sent_today ELSE 0 END)::int AS counted_today
+    FROM unnest($1::text[], $2::text[]::timestamptz[]) AS md(id, day_start)
+    JOIN email_accounts e ON e.id = md.id
+    LEFT JOIN mailbox_day_counts k ON k.email_account_id = e.id`;
+
+/**
+ * The open campaigns' sends today (campaign_day_counts, not locked: the figure chooses which
+ * campaigns a claim locks), whether a lead is due (one probe of leads_due_idx each), and
+ * when each last sent (campaigns that sent least recently go first).
+ * $1 campaign ids, $2 their day starts, $3 now.
+ */
+export const CAMPAIGN_STATE_SQL = `
+  SELECT c.id, c.last_lead_sent_at,
+         (CASE WHEN ${sameDay('k.day_start', 'cd.day_start')} THEN k.sent ELSE 0 END)::int AS counted_today,
+         EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id AND l.next_send_at IS NOT NULL AND l.next_send_at <= $3::timestamptz) AS has_due
+    FROM unnest($1::text[], $2::text[]::timestamptz[]) AS cd(id, day_start)
+    JOIN campaigns c ON c.id = cd.id
+    LEFT JOIN campaign_day_counts k ON k.campaign_id = c.id`;
+
+/**
+ * Locks up to $3 of the given campaigns, in the given order, that no other worker holds
+ * (SKIP LOCKED: a second worker takes the next ones), and counts each one's sends today (its
+ * day, in its schedule's zone): those recorded (campaign_day_counts) plus those claimed and
+ * not yet recorded (leads_in_flight_idx: as many as the sends in flight). One statement, so a
+ * send moving from "claimed" to "recorded" (one transaction: the lead's claim cleared, the
+ * count raised at its commit) is counted exactly once.
+ * $1 campaign ids in order, $2 their day starts, $3 how many.
+ */
+export const LOCK_CAMPAIGNS_SQL = `
   WITH c AS (
-    SELECT id FROM campaigns WHERE id = ANY($1::text[]) AND status = 'ACTIVE' ORDER BY id FOR UPDATE SKIP LOCKED
-  ),
-  m AS (
-    SELECT id, unibox_day_start, unibox_sent_today FROM email_accounts
-     WHERE id = ANY($3::text[]) AND status = 'ACTIVE' AND daily_limit > 0
-       AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $5::timestamptz)
-     ORDER BY id FOR UPDATE SKIP LOCKED
+    SELECT c.id FROM campaigns c JOIN unnest($1::text[]) WITH ORDINALITY AS o(id, pos) ON o.id = c.id
+     WHERE c.status = 'ACTIVE' ORDER BY o.pos LIMIT $3 FOR UPDATE OF c SKIP LOCKED
   ),
   cd AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),
-  md AS (SELECT * FROM unnest($3::text[], $4::text[]::timestamptz[]) AS t(id, day_start)),
-  inflight AS (SELECT campaign_id, email_account_id, current_step FROM leads WHERE claimed_at IS NOT NULL)
-  SELECT 'campaign' AS kind, c.id,
-         ((SELECT count(*) FROM sent_emails s WHERE s.campaign_id = c.id AND s.sent_at >= cd.day_start)
+  inflight AS (SELECT campaign_id, current_step FROM leads WHERE claimed_at IS NOT NULL)
+  SELECT c.id,
+         (CASE WHEN ${sameDay('k.day_start', 'cd.day_start')} THEN k.sent ELSE 0 END
           + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id))::int AS today,
-         ((SELECT count(*) FROM sent_emails s WHERE s.campaign_id = c.id AND s.sent_at >= cd.day_start AND s.step = 1)
+         (CASE WHEN ${sameDay('k.day_start', 'cd.day_start')} THEN k.new_sent ELSE 0 END
           + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id AND i.current_step = 0))::int AS new_today
     FROM c JOIN cd ON cd.id = c.id
-  UNION ALL
-  SELECT 'mailbox', m.id,
-         ((SELECT count(*) FROM sent_emails s WHERE s.email_account_id = m.id AND s.sent_at >= md.day_start)
+    LEFT JOIN campaign_day_counts k ON k.campaign_id = c.id`;
+
+/**
+ * Locks those of the given mailboxes that are free (ACTIVE, their gap over, no other worker
+ * holding them: SKIP LOCKED), and counts each one's sends today (its workspace's day): campaign
+ * and warmup sends (mailbox_day_counts), unibox sends (on its row, which the unibox updates under
+ * the same lock) and claims not yet recorded, in one statement (see LOCK_CAMPAIGNS_SQL).
+ * $1 mailbox ids, $2 their day starts, $3 now.
+ */
+export const LOCK_MAILBOXES_SQL = `
+  WITH m AS (
+    SELECT id, unibox_day_start, unibox_sent_today FROM email_accounts
+     WHERE id = ANY($1::text[]) AND status = 'ACTIVE' AND daily_limit > 0
+       AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $3::timestamptz)
+     ORDER BY id FOR UPDATE SKIP LOCKED
+  ),
+  md AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),
+  inflight AS (SELECT email_account_id FROM leads WHERE claimed_at IS NOT NULL)
+  SELECT m.id,
+         (CASE WHEN ${sameDay('k.day_start', 'md.day_start')} THEN k.sent + k.warmup_sent ELSE 0 END
           + CASE WHEN m.unibox_day_start = md.day_start THEN m.unibox_sent_today ELSE 0 END
-          + (SELECT count(*) FROM warmup_messages w WHERE w.sender_account_id = m.id AND w.sent_at >= md.day_start)
-          + (SELECT count(*) FROM inflight i WHERE i.email_account_id = m.id))::int,
-         0
-    FROM m JOIN md ON md.id = m.id`;
+          + (SELECT count(*) FROM inflight i WHERE i.email_account_id = m.id))::int AS today
+    FROM m JOIN md ON md.id = m.id
+    LEFT JOIN mailbox_day_counts k ON k.email_account_id = m.id`;
 
 /**
  * The due leads of each campaign, oldest due first, at most n per campaign, locked

@@ -2,10 +2,14 @@
  * The sending engine: each tick claims the sends that may happen now under every limit,
  * delivers them through the mailboxes' SMTP servers, and records what happened.
  *
- * Claiming is one short transaction: the campaigns and free mailboxes it decides for are
- * locked with SKIP LOCKED (another worker takes what this one does not hold), today's
- * counts are read under those locks, the due leads are read from the partial index
- * leads_due_idx and locked, and every decision is written at once. A claimed lead's
+ * Claiming reads the open campaigns and their mailboxes with today's counts (kept per day by
+ * triggers: docs/database.md, "Daily send counts"), then, in one short transaction, locks only
+ * what this tick can use, with SKIP LOCKED (another worker takes what this one does not hold):
+ * the campaigns that sent least recently among those with a lead due, enough to cover about
+ * twice the tick's sends; their due leads (the partial index leads_due_idx); and the mailboxes
+ * those leads can use. Today's counts are read again under the locks, exactly, and every
+ * decision is written at once. So a tick's work grows with its sends, not with the day's sends
+ * or the number of mailboxes and campaigns beyond one read of each. A claimed lead's
  * next_send_at moves to the end of a lease: a worker that dies between claim and record
  * hands the lead back when the lease ends, and the retry reuses the claim's send id, so
  * an e-mail sent again carries the same Message-ID (a receiver, or our own IMAP ingestion,
@@ -27,15 +31,18 @@ import {
   ACTIVE_CAMPAIGNS_SQL,
   ADDITIONAL_FIELDS_SQL,
   APPLY_CLAIM_SQL,
-  CAMPAIGN_MAILBOXES_SQL,
+  CAMPAIGN_STATE_SQL,
+  CLAIM_MAILBOXES_SQL,
   COMPLETE_CAMPAIGNS_SQL,
   DUE_LEADS_SQL,
-  LOCK_AND_COUNT_SQL,
+  LOCK_CAMPAIGNS_SQL,
+  LOCK_MAILBOXES_SQL,
   MARK_CAMPAIGNS_SENT_SQL,
   THREAD_HISTORY_SQL,
 } from './scheduler.queries';
-import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
+import type { CampaignRow, LeadRow } from './scheduler.queries';
 import { type ClaimedSend, decideSend } from './send-decision.rules';
+import { type CampaignState, claimScope, type CountedMailbox, mailboxesForLeads } from './claim-scope.rules';
 import { deliverClaim } from './send-delivery.service';
 
 /** How long a claim holds a lead before another worker may take it over. */
@@ -152,8 +159,15 @@ export async function claimDueSends(options: {
 
   const mailboxIds = [...new Set([...plans.values()].flatMap((p) => p.row.mailbox_ids))];
   const workspaceIds = [...new Set([...plans.values()].map((p) => p.row.workspace_id))];
-  const [mailboxRows, fieldRows] = await Promise.all([
-    db.$queryRawUnsafe<MailboxRow[]>(CAMPAIGN_MAILBOXES_SQL, mailboxIds),
+  // A mailbox's day is its workspace's day: every campaign of a workspace agrees on it.
+  const mailboxDayStart = new Map<string, Date>();
+  for (const plan of plans.values()) for (const id of plan.row.mailbox_ids) mailboxDayStart.set(id, plan.mailboxDayStart);
+  const mailboxDays = (ids: string[]) => ids.map((id) => (mailboxDayStart.get(id) ?? now).toISOString());
+  const campaignDays = (ids: string[]) => ids.map((id) => plans.get(id)!.dayStart.toISOString());
+  const planIds = [...plans.keys()];
+  const [mailboxRows, campaignState, fieldRows] = await Promise.all([
+    db.$queryRawUnsafe<CountedMailbox[]>(CLAIM_MAILBOXES_SQL, mailboxIds, mailboxDays(mailboxIds)),
+    db.$queryRawUnsafe<CampaignState[]>(CAMPAIGN_STATE_SQL, planIds, campaignDays(planIds), nowIso),
     db.$queryRawUnsafe<{ workspace_id: string; name: string; default_value: string }[]>(ADDITIONAL_FIELDS_SQL, workspaceIds),
   ]);
   const mailboxes = new Map(mailboxRows.map((m) => [m.id, m]));
@@ -163,47 +177,35 @@ export async function claimDueSends(options: {
     fields.set(f.name, f.default_value);
     additional.set(f.workspace_id, fields);
   }
-  // A mailbox's day is its workspace's day: every campaign of a workspace agrees on it.
-  const mailboxDayStart = new Map<string, Date>();
-  for (const plan of plans.values()) for (const id of plan.row.mailbox_ids) mailboxDayStart.set(id, plan.mailboxDayStart);
+
+  // What this claim locks: the campaigns that sent least recently among those with a lead due,
+  // enough to cover about twice the tick's sends (another worker locks the next ones), and
+  // later only the mailboxes their due leads can use.
+  const campaigns = new Map([...plans].map(([id, p]) => [id, p.row]));
+  const { open, spent, candidates, take, reach } = claimScope({ now, maxSends, campaigns, campaignState, mailboxes: mailboxRows });
+  if (!take) return { claims: [], stopped: 0, deferred: 0, openCampaigns: plans.size };
 
   return db.$transaction(async (tx) => {
     // The due-lead read's estimated cost passes jit_above_cost, and compiling it took
     // several times longer than running it (bench: pick); none of a claim's statements
     // gains from JIT.
     await tx.$executeRawUnsafe('SET LOCAL jit = off');
-    const campaignIds = [...plans.keys()];
-    const counted = await tx.$queryRawUnsafe<{ kind: 'campaign' | 'mailbox'; id: string; today: number; new_today: number }[]>(
-      LOCK_AND_COUNT_SQL,
-      campaignIds,
-      campaignIds.map((id) => plans.get(id)!.dayStart.toISOString()),
-      mailboxIds,
-      mailboxIds.map((id) => (mailboxDayStart.get(id) ?? now).toISOString()),
-      nowIso,
-    );
+    const counted = await tx.$queryRawUnsafe<{ id: string; today: number; new_today: number }[]>(LOCK_CAMPAIGNS_SQL, candidates, campaignDays(candidates), take);
     const campaignLeft = new Map<string, { total: number; fresh: number }>();
-    const mailboxLeft = new Map<string, number>();
     for (const c of counted) {
-      if (c.kind === 'campaign') {
-        const row = plans.get(c.id)!.row;
-        campaignLeft.set(c.id, {
-          total: Math.max(0, row.daily_limit - c.today),
-          fresh: row.daily_limit_new_lead === null ? Infinity : Math.max(0, row.daily_limit_new_lead - c.new_today),
-        });
-      } else {
-        const limit = mailboxes.get(c.id)?.daily_limit ?? 0;
-        mailboxLeft.set(c.id, Math.max(0, limit - c.today));
-      }
+      const row = plans.get(c.id)!.row;
+      campaignLeft.set(c.id, {
+        total: Math.max(0, row.daily_limit - c.today),
+        fresh: row.daily_limit_new_lead === null ? Infinity : Math.max(0, row.daily_limit_new_lead - c.new_today),
+      });
     }
-    // Free mailboxes this worker now holds, with sends left today.
-    const free = new Set([...mailboxLeft].filter(([, left]) => left > 0).map(([id]) => id));
 
     // How many due leads to read per campaign: its sends left today, no more than two per
-    // free mailbox it has (each mailbox sends once per tick), and its share of about twice
+    // open mailbox it has (each mailbox sends once per tick), and its share of about twice
     // what this tick can send, since campaigns that share mailboxes share their sends.
-    const freeOf = new Map([...campaignLeft.keys()].map((id) => [id, plans.get(id)!.row.mailbox_ids.filter((m) => free.has(m)).length]));
+    const freeOf = new Map([...campaignLeft.keys()].map((id) => [id, plans.get(id)!.row.mailbox_ids.filter((m) => open.has(m)).length]));
     const sharesTotal = [...freeOf.values()].reduce((a, b) => a + b, 0);
-    const budget = 2 * Math.min(maxSends, free.size);
+    const budget = 2 * Math.min(maxSends, reach.size);
     const wanted: { id: string; n: number }[] = [];
     for (const [id, left] of campaignLeft) {
       const freeHere = freeOf.get(id)!;
@@ -216,6 +218,16 @@ export async function claimDueSends(options: {
     const leads = await tx.$queryRawUnsafe<LeadRow[]>(DUE_LEADS_SQL, wanted.map((w) => w.id), wanted.map((w) => w.n), nowIso);
     // Oldest due first across campaigns, so campaigns sharing a mailbox take turns.
     leads.sort((a, b) => new Date(a.next_send_at).getTime() - new Date(b.next_send_at).getTime() || (a.id < b.id ? -1 : 1));
+
+    // The mailboxes these leads can use, locked and counted exactly.
+    const neededIds = mailboxesForLeads({ leads, campaigns, open, mailboxes });
+    const held = neededIds.length
+      ? await tx.$queryRawUnsafe<{ id: string; today: number }[]>(LOCK_MAILBOXES_SQL, neededIds, mailboxDays(neededIds), nowIso)
+      : [];
+    const mailboxLeft = new Map<string, number>(spent.map((id) => [id, 0]));
+    for (const m of held) mailboxLeft.set(m.id, Math.max(0, (mailboxes.get(m.id)?.daily_limit ?? 0) - m.today));
+    // Free mailboxes this worker now holds, with sends left today.
+    const free = new Set(held.filter((m) => mailboxLeft.get(m.id)! > 0).map((m) => m.id));
     const history = new Map<string, { message_id: string; subject: string }[]>();
     const followUps = leads.filter((l) => l.current_step > 0 || l.source_lead_id);
     if (followUps.length) {

@@ -59,8 +59,11 @@ export interface Settings {
 
 /** Per-process memory of facts that never change once true. */
 export interface Caches {
-  /** workspace id → owning organization id (a workspace never changes organization). */
-  workspaceOwner: Map<string, string>;
+  /**
+   * workspace id → owning organization id (a workspace never changes organization), trusted for a
+   * few seconds (a workspace may be deleted; workspace.delete forgets it at once in its process).
+   */
+  workspaceOwner: Map<string, { organizationId: string; expires: number }>;
   /**
    * Session lookups of this process (people/session.service.ts), keyed by the token's hash; the
    * people operations that end sessions or change roles clear it, so they take effect at once here.

@@ -26,8 +26,8 @@ export interface Observer {
 }
 
 /** The workers, as the metrics name them. */
-export type WorkerName = 'sending' | 'reply' | 'webhook' | 'warmup' | 'automation';
-export const WORKER_NAMES: readonly WorkerName[] = ['sending', 'reply', 'webhook', 'warmup', 'automation'];
+export type WorkerName = 'sending' | 'reply' | 'webhook' | 'warmup' | 'automation' | 'purge';
+export const WORKER_NAMES: readonly WorkerName[] = ['sending', 'reply', 'webhook', 'warmup', 'automation', 'purge'];
 
 export const NO_OBSERVER: Observer = Object.freeze({
   onSent: () => undefined,

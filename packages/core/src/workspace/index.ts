@@ -2,6 +2,7 @@
 import { createWorkspace, listWorkspaces } from './workspace.operations';
 import { copyWorkspaceSettings } from './workspace-copy.operations';
 import { acceptWorkspaceInvite, inviteUser } from './workspace-invite.operations';
+import { deleteOwnOrganization, deleteWorkspace } from './workspace-delete.operations';
 
 // Creating an organization with its first workspace (the CLI, the test factories, people's owner set-up).
 export { createOrganization, createOrganizationRecords } from './workspace.service';
@@ -15,4 +16,10 @@ export const workspaceOperations = {
   copySettings: copyWorkspaceSettings,
   inviteUser,
   acceptInvite: acceptWorkspaceInvite,
+  delete: deleteWorkspace,
+} as const;
+
+// The organization's own operations (`organization.<key>`): deleting it, for its owner.
+export const organizationOperations = {
+  delete: deleteOwnOrganization,
 } as const;

@@ -22,6 +22,7 @@ export const listWorkspaces = defineOperation({
     const rows = await ctx.db.workspace.findMany({
       where: {
         organizationId: actor.organizationId,
+        deletedAt: null,
         ...(actor.workspaceIds ? { id: { in: actor.workspaceIds } } : {}),
       },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],

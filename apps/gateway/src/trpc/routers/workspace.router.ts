@@ -7,4 +7,6 @@ export const workspaceRouter = router({
   copySettings: procedureFor(operations.workspace.copySettings),
   inviteUser: procedureFor(operations.workspace.inviteUser),
   acceptInvite: publicMutationFor(operations.workspace.acceptInvite),
+  // No REST path: the vendor has no workspace delete.
+  delete: procedureFor(operations.workspace.delete),
 });
