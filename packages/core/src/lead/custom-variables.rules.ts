@@ -10,19 +10,29 @@ export function customVariableName(key: string): string {
 
 /** Sets a plain own key, even one named __proto__. */
 export function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only __proto__ needs defineProperty; on any other key it is a plain assignment, and
+  // defineProperty would cost an upload of 10,000 leads several milliseconds.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /**
  * The custom variables of one write by stored name. When two keys name the same variable
  * (`tier` and `custom_tier`), the unprefixed one wins, whatever their order.
  */
-export function collectCustomVariables(entries: Iterable<readonly [string, string]>): Record<string, string> {
-  const prefixed: [string, string][] = [];
-  const plain: [string, string][] = [];
-  for (const [key, value] of entries) (customVariableName(key) === key ? plain : prefixed).push([customVariableName(key), value]);
+export function collectCustomVariables(entries: readonly (readonly [string, string])[]): Record<string, string> {
+  // Prefixed keys first, then plain ones over them. Index loops: this runs for every lead of
+  // an upload, and the iterator-and-spread form cost several microseconds a lead.
   const out: Record<string, string> = {};
-  for (const [name, value] of [...prefixed, ...plain]) setKey(out, name, value);
+  for (let i = 0; i < entries.length; i++) {
+    const [key, value] = entries[i]!;
+    const name = customVariableName(key);
+    if (name !== key) setKey(out, name, value);
+  }
+  for (let i = 0; i < entries.length; i++) {
+    const [key, value] = entries[i]!;
+    if (customVariableName(key) === key) setKey(out, key, value);
+  }
   return out;
 }
 

@@ -273,6 +273,32 @@ describe('POST /lead/add', () => {
     expect(await db.prisma.leadUpload.count({ where: { campaignId: campaign.id } })).toBe(0);
   });
 
+  it('reports the first statement the database refuses, with the next one already sent behind it (PostgreSQL pipelines them)', async () => {
+    const { org, ctx, campaign } = await setup();
+    // The database itself refuses one lead of the second statement (a trigger standing for any
+    // failure there: a constraint, a lost connection), while the third is sent or on its way.
+    await db.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_lead() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused %', NEW.email; END $$`);
+    await db.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_lead BEFORE INSERT ON leads FOR EACH ROW WHEN (NEW.email = 'p${S + 5}@bulk.example.com') EXECUTE FUNCTION refuse_lead()`);
+    try {
+      let inserts = 0;
+      await expect(
+        executeOperation({
+          op: operations.lead.add,
+          ctx: observed(ctx, (kind) => kind === 'insert' && inserts++),
+          input: { workspace_id: org.workspaceId, campaign_id: campaign.id, leads: Array.from({ length: (S * 25) / 10 }, (_, i) => ({ email: `p${i}@bulk.example.com` })) },
+        }),
+      ).rejects.toThrow(`refused p${S + 5}@bulk.example.com`);
+      // Pipelined, the third statement went out before the second's refusal came back.
+      expect(inserts).toBe(ctx.settings.embeddedDatabase ? 2 : 3);
+    } finally {
+      await db.prisma.$executeRawUnsafe('DROP TRIGGER refuse_lead ON leads');
+      await db.prisma.$executeRawUnsafe('DROP FUNCTION refuse_lead()');
+    }
+    expect(await db.prisma.lead.count({ where: { campaignId: campaign.id } })).toBe(0);
+    expect((await db.prisma.organization.findUniqueOrThrow({ where: { id: org.organizationId } })).leadCount).toBe(0);
+    expect(await db.prisma.leadUpload.count({ where: { campaignId: campaign.id } })).toBe(0);
+  });
+
   it('leaves nothing behind when the transaction fails midway', async () => {
     const { org, ctx, campaign } = await setup();
     // A campaign whose row vanishes between validation and insert makes the insert fail on its foreign key.

@@ -2,7 +2,7 @@ import { newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { invalidField } from '../shared/errors';
 import { AddLeadsInput, AddLeadsOutput } from './lead-add.schemas';
-import { inSlices } from '../shared/event-loop';
+import { inSlices, slicesOf } from '../shared/event-loop';
 import { createUploadPlanner } from './lead-add.rules';
 import { insertLeads, overwriteLeads, UPLOAD_STATEMENT_LEADS, type SkipRule } from './lead-add.queries';
 
@@ -23,11 +23,15 @@ export const addLeads = defineOperation({
   workspace: 'required',
   permission: 'CAMPAIGN_EDIT',
   async run(ctx, input) {
-    // Planned a slice at a time and written a statement at a time, with the event loop let
-    // through in between (see UPLOAD_STATEMENT_LEADS), in one transaction.
+    // Planned a slice at a time and written a statement a slice, with the event loop let
+    // through in between (see UPLOAD_STATEMENT_LEADS), in one transaction. Without is_overwrite,
+    // a slice is planned as its statement is about to go, while the database writes the one
+    // before; an overwrite needs every planned lead first.
     const planner = createUploadPlanner();
-    await inSlices(input.leads, UPLOAD_STATEMENT_LEADS, (slice) => planner.add(slice));
-    const plan = planner.plan();
+    if (input.is_overwrite) await inSlices(input.leads, UPLOAD_STATEMENT_LEADS, (slice) => void planner.add(slice));
+    function* plannedSlices() {
+      for (const slice of slicesOf(input.leads, UPLOAD_STATEMENT_LEADS)) yield planner.add(slice);
+    }
     const skip: SkipRule = input.skip_if_in_workspace
       ? 'any_campaign'
       : input.skip_lead_in_active_pause_camp
@@ -57,22 +61,21 @@ export const addLeads = defineOperation({
         const room = Math.max(0, allowance - org.lead_count);
         const uploadId = newId();
         // Overwrite first, so that only leads that were in the campaign before this upload are updated.
-        const overwritten =
-          input.is_overwrite && plan.leads.length
-            ? await overwriteLeads({ tx, workspaceId: input.workspace_id, campaignId: campaign.id, leads: plan.leads })
-            : 0;
-        const counts = plan.leads.length
-          ? await insertLeads({
-              tx,
-              organizationId: ctx.actor.organizationId,
-              workspaceId: input.workspace_id,
-              campaignId: campaign.id,
-              uploadId,
-              leads: plan.leads,
-              skip,
-              room,
-            })
-          : { inserted: 0, eligible: 0, skipped: 0, alreadyInCampaign: 0 };
+        const planned = input.is_overwrite ? planner.plan().leads : [];
+        const overwritten = planned.length ? await overwriteLeads({ tx, workspaceId: input.workspace_id, campaignId: campaign.id, leads: planned }) : 0;
+        const counts = await insertLeads({
+          tx,
+          organizationId: ctx.actor.organizationId,
+          workspaceId: input.workspace_id,
+          campaignId: campaign.id,
+          uploadId,
+          slices: input.is_overwrite ? slicesOf(planned, UPLOAD_STATEMENT_LEADS) : plannedSlices(),
+          atMost: input.leads.length,
+          skip,
+          room,
+          pipelined: !ctx.settings.embeddedDatabase,
+        });
+        const plan = planner.plan();
         if (counts.inserted) {
           await tx.organization.update({ where: { id: ctx.actor.organizationId }, data: { leadCount: { increment: counts.inserted } } });
         }

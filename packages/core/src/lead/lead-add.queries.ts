@@ -1,5 +1,5 @@
 import { newId, type Tx } from '@outreach/db';
-import { inSlices } from '../shared/event-loop';
+import { inSlices, yieldToEventLoop } from '../shared/event-loop';
 import { LEAD_COLUMNS, type LeadColumn, type PlannedLead } from './lead-add.rules';
 
 /**
@@ -59,23 +59,55 @@ interface InsertOptions {
   room: number;
 }
 
+const NO_COUNTS: Counts = { inserted: 0, eligible: 0, skipped: 0, alreadyInCampaign: 0 };
+const plus = (a: Counts, b: Counts): Counts => ({
+  inserted: a.inserted + b.inserted,
+  eligible: a.eligible + b.eligible,
+  skipped: a.skipped + b.skipped,
+  alreadyInCampaign: a.alreadyInCampaign + b.alreadyInCampaign,
+});
+
 /**
- * Classifies and inserts an upload, UPLOAD_STATEMENT_LEADS leads a statement, in request
- * order, in the caller's transaction: each row is probed by index against the blocklist
- * (address or domain), this campaign, and the workspace's other campaigns (per the skip
- * rule); the eligible rows are inserted in request order up to `room` (the allowance left,
- * carried from one statement to the next). Returns the counts. The leads must be distinct
- * (planLeadUpload): a later statement never meets a lead an earlier one inserted.
+ * Classifies and inserts an upload, a statement per slice (UPLOAD_STATEMENT_LEADS leads at
+ * most), in request order, in the caller's transaction: each row is probed by index against
+ * the blocklist (address or domain), this campaign, and the workspace's other campaigns (per
+ * the skip rule); the eligible rows are inserted in request order up to `room` (the allowance
+ * left, carried from one statement to the next). Returns the counts. The leads must be
+ * distinct (planLeadUpload): a later statement never meets a lead an earlier one inserted.
+ * `slices` may plan each slice as it is taken: the next one is taken while the database
+ * writes the one before. `atMost` bounds the number of leads they hold.
+ *
+ * `pipelined` (PostgreSQL): when no statement's outcome changes the next one's (nothing is
+ * skipped for being elsewhere and the allowance cannot run out), the next statement is sent
+ * before the previous one has answered, so that the server always has one to run while this
+ * process plans and encodes the next: the server's time is the upload's time. Not on the
+ * embedded database, which would run the queued statement right after the first without
+ * letting the event loop through (settings.embeddedDatabase).
  */
-export async function insertLeads(options: InsertOptions): Promise<Counts> {
-  const total: Counts = { inserted: 0, eligible: 0, skipped: 0, alreadyInCampaign: 0 };
-  await inSlices(options.leads, UPLOAD_STATEMENT_LEADS, async (leads) => {
-    const counts = await insertStatement({ ...options, leads, room: options.room - total.inserted });
-    total.inserted += counts.inserted;
-    total.eligible += counts.eligible;
-    total.skipped += counts.skipped;
-    total.alreadyInCampaign += counts.alreadyInCampaign;
-  });
+export async function insertLeads(options: Omit<InsertOptions, 'leads'> & { slices: Iterable<PlannedLead[]>; atMost: number; pipelined: boolean }): Promise<Counts> {
+  const pipelined = options.pipelined && options.skip === 'none' && options.room >= options.atMost;
+  // At most two statements in flight when pipelined: the one running and the one queued behind it.
+  const inFlight: Promise<Counts>[] = [];
+  let total = NO_COUNTS;
+  let sent = 0;
+  for (const leads of options.slices) {
+    if (!leads.length) continue;
+    if (sent) await yieldToEventLoop();
+    if (!pipelined) {
+      total = plus(total, await insertStatement({ ...options, leads, room: options.room - total.inserted }));
+      sent += leads.length;
+      continue;
+    }
+    // `room - sent` is at least this slice's length: every statement keeps the unbounded form.
+    const statement = insertStatement({ ...options, leads, room: options.room - sent });
+    sent += leads.length;
+    // A failure fails the transaction and the statement queued behind it: awaited below, it is
+    // reported once; the queued one's rejection must not be an unhandled one meanwhile.
+    statement.catch(() => undefined);
+    inFlight.push(statement);
+    if (inFlight.length === 2) total = plus(total, await inFlight.shift()!);
+  }
+  for (const statement of inFlight) total = plus(total, await statement);
   return total;
 }
 

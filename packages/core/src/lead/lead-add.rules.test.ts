@@ -14,8 +14,10 @@ describe('lead upload planning', () => {
       { email: 'b@example.com' },
     ]);
     const planner = createUploadPlanner();
-    for (const slice of [leads.slice(0, 2), leads.slice(2, 3), leads.slice(3)]) planner.add(slice);
+    const perSlice = [leads.slice(0, 2), leads.slice(2, 3), leads.slice(3)].map((slice) => planner.add(slice).map((l) => l.emailNormalized));
     const sliced = planner.plan();
+    // Each slice gives back what it added: the repeats and the malformed address add nothing.
+    expect(perSlice).toEqual([['a@example.com'], ['b@example.com'], ['c@example.com']]);
     expect(sliced).toEqual(planLeadUpload({ leads }));
     expect(sliced.leads.map((l) => l.emailNormalized)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
     expect(sliced.leads[0]!.columns.first_name).toBe('A');

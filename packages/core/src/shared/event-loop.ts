@@ -8,10 +8,17 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** `items` in consecutive slices of `size`, taken one at a time. */
+export function* slicesOf<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
 /** Runs `fn` over `items` in slices of `size`, in order, yielding to the event loop between slices. */
 export async function inSlices<T>(items: readonly T[], size: number, fn: (slice: T[], start: number) => Promise<void> | void): Promise<void> {
-  for (let start = 0; start < items.length; start += size) {
+  let start = 0;
+  for (const slice of slicesOf(items, size)) {
     if (start) await yieldToEventLoop();
-    await fn(items.slice(start, start + size), start);
+    await fn(slice, start);
+    start += slice.length;
   }
 }
