@@ -36,6 +36,24 @@ describe('outreach settings', () => {
   });
 });
 
+describe('one encryption key per installation', () => {
+  it('refuses to store a setting with another key than the one the database was set up with, naming the cause', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outreach-settings-'));
+    const keyA = 'a'.repeat(64);
+    const keyB = 'b'.repeat(64);
+    const first = cli(dataDir, ['settings', 'set', 'MICROSOFT_OAUTH_TENANT', 'organizations'], { env: { ENCRYPTION_KEY: keyA } });
+    expect(first.code, first.stderr).toBe(0);
+
+    const other = cli(dataDir, ['settings', 'set', 'MICROSOFT_OAUTH_TENANT', 'common'], { env: { ENCRYPTION_KEY: keyB } });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/^error: the encryption key is not the one this database was set up with/);
+    // Nothing was written with the wrong key: the stored value still reads with the right one.
+    const get = cli(dataDir, ['settings', 'get', 'MICROSOFT_OAUTH_TENANT'], { env: { ENCRYPTION_KEY: keyA } });
+    expect(get.code, get.stderr).toBe(0);
+    expect(JSON.parse(get.stdout)).toEqual([expect.objectContaining({ key: 'MICROSOFT_OAUTH_TENANT', source: 'stored', value: 'organizations' })]);
+  });
+});
+
 describe('outreach --version', () => {
   it("prints the product's version (package.json) without opening a database, as /healthz shows it", () => {
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };

@@ -1,10 +1,12 @@
 // outreach CLI: npm run cli -- <command>   (also the `outreach` bin of @outreach/gateway)
 import { parseArgs } from 'node:util';
 import {
+  checkEncryptionKey,
   createOrganization,
   createPartnerKey,
   createSetupLink,
   createSecretBox,
+  EncryptionKeyMismatchError,
   describeInstallationSettings,
   installationSettingProblem,
   isInstallationSettingKey,
@@ -204,6 +206,13 @@ async function main(argv: string[]): Promise<number> {
       print({ status: 'success', revoked: keyId });
     } else if (command === 'settings' && (sub === 'get' || sub === 'set' || sub === 'unset')) {
       const secrets = createSecretBox({ key: loadEncryptionKey(env) });
+      // A value stored with another key than the server's could never be read back.
+      try {
+        await checkEncryptionKey({ db: prisma, secrets });
+      } catch (error) {
+        if (error instanceof EncryptionKeyMismatchError) throw new RefusedError(error.message);
+        throw error;
+      }
       const fromEnv = installationSettingsOf(env);
       if (sub === 'get') {
         const states = await describeInstallationSettings({ db: prisma, secrets, env: fromEnv });

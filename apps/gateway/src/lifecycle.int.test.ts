@@ -243,6 +243,11 @@ describe('one process per DATA_DIR', { timeout: 300_000 }, () => {
     expect((await fetch(`http://127.0.0.1:${port}/api/v1/workspaces`, { headers: { 'x-api-key': created.api_key } })).status).toBe(200);
     again.child.kill('SIGTERM');
     expect(await exitWithin(again, 20_000)).toBe(0);
+
+    // A process given another key than the one the data was written with is refused, in one line.
+    const otherKey = spawnSync(process.execPath, [compiledEntry('main')], { cwd: root, env: childEnv(dataDir, { PORT: String(freePort()), ENCRYPTION_KEY: 'c'.repeat(64) }), encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
+    expect(otherKey.status).toBe(1);
+    expect(otherKey.stderr).toMatch(/^error: the encryption key is not the one this database was set up with[^\n]*\n$/);
   });
 
   it('takes over a lock left by a process that is gone', () => {

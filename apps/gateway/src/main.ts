@@ -8,7 +8,7 @@ import { metricsApp } from './metrics';
 import { bootstrapIfEmpty, keyBanner, setupBanner } from './bootstrap';
 import { gatewayDeps, migrate, openDatabase, publicUrlOf } from './services';
 import { claimDataDir, DataDirLockedError, tightenDataDir, type DataDirLock } from './data-dir';
-import { ensureSetupLink, startAccountAutomationWorker, startPurgeWorker, startReplyWorker, startSendingWorker, startWarmupWorker, startWebhookWorker } from '@outreach/core';
+import { checkEncryptionKey, EncryptionKeyMismatchError, ensureSetupLink, startAccountAutomationWorker, startPurgeWorker, startReplyWorker, startSendingWorker, startWarmupWorker, startWebhookWorker } from '@outreach/core';
 import type { Database } from '@outreach/db';
 
 /** A start the operator has to fix: one line on stderr, exit code 1. */
@@ -101,6 +101,15 @@ try {
 } catch (error) {
   // ENCRYPTION_KEY of the wrong length, an unreadable key file.
   await abortStart((error as Error).message);
+}
+try {
+  // Every process of an installation must share the key: one with its own would write secrets
+  // the others cannot read (a worker on PostgreSQL without the key set makes its own).
+  const check = await checkEncryptionKey({ db: db!.prisma, secrets: deps!.service.secrets });
+  log.info({ check }, 'encryption key checked against the database');
+} catch (error) {
+  if (error instanceof EncryptionKeyMismatchError) await abortStart(error.message);
+  await abortStart(`start failed: ${(error as Error).message.split('\n')[0]}`, error);
 }
 if (env.ROLE !== 'worker') {
   const app = createApp({ deps: deps!, db: db!, publicUrl, lifecycle });

@@ -27,6 +27,55 @@ interface Store {
 }
 
 /**
+ * The row that ties a database to the encryption key its secrets are written with: a known
+ * text encrypted with the key, written by the first process that starts on the database. Its
+ * key is not a setting (readStoredSettings leaves it out).
+ */
+const KEY_CHECK = 'encryption_key_check';
+
+/** This process's encryption key is not the one the database's secrets were written with. */
+export class EncryptionKeyMismatchError extends Error {
+  override readonly name = 'EncryptionKeyMismatchError';
+  constructor() {
+    super(
+      'the encryption key is not the one this database was set up with: every process of an installation needs the same key ' +
+        '(ENCRYPTION_KEY, ENCRYPTION_KEY_FILE, or DATA_DIR/encryption.key); restore the original key, or mailbox passwords, OAuth tokens and webhook secrets cannot be read',
+    );
+  }
+}
+
+/**
+ * Refuses a key that differs from the database's (EncryptionKeyMismatchError). The first
+ * process records its key's check; when the database already holds secrets without a check (it
+ * was set up before this check existed), the key must open one of them. Two processes starting
+ * with different keys on an empty database: one records, the other is refused.
+ */
+export async function checkEncryptionKey(options: Store): Promise<'recorded' | 'matches'> {
+  const { db, secrets } = options;
+  const opens = (valueEnc: string) => {
+    try {
+      return secrets.decrypt(valueEnc);
+    } catch {
+      return null;
+    }
+  };
+  const existing = await db.installationSetting.findUnique({ where: { key: KEY_CHECK } });
+  if (existing) {
+    if (opens(existing.valueEnc) !== KEY_CHECK) throw new EncryptionKeyMismatchError();
+    return 'matches';
+  }
+  const [secret] = await db.$queryRawUnsafe<{ value_enc: string }[]>(
+    `SELECT smtp_password_enc AS value_enc FROM email_accounts WHERE smtp_password_enc <> '' LIMIT 1`,
+  );
+  if (secret && opens(secret.value_enc) === null) throw new EncryptionKeyMismatchError();
+  await db.installationSetting.createMany({ data: [{ key: KEY_CHECK, valueEnc: secrets.encrypt(KEY_CHECK) }], skipDuplicates: true });
+  // Another process may have recorded its own key first.
+  const recorded = await db.installationSetting.findUniqueOrThrow({ where: { key: KEY_CHECK } });
+  if (opens(recorded.valueEnc) !== KEY_CHECK) throw new EncryptionKeyMismatchError();
+  return 'recorded';
+}
+
+/**
  * The stored values (decrypted), keys this version does not know left out, and the keys of
  * `skip` neither read nor decrypted (those the environment sets).
  */
