@@ -118,10 +118,12 @@ export async function insertLeads(options: Omit<InsertOptions, 'leads'> & { slic
 async function insertStatement(options: InsertOptions): Promise<Counts> {
   const columns = presentColumns(options.leads);
   const columnList = columns.map((c) => `, ${c}`).join('');
-  // The skip rule is a parameter so that the statement text (and its plan) is one.
+  // The skip rule is a parameter so that the statement text (and its plan) is one. A deleted
+  // campaign's leads, still being purged, are in no campaign.
   const elsewhere = `CASE $6::text WHEN 'none' THEN false ELSE EXISTS (
            SELECT 1 FROM leads o JOIN campaigns k ON k.id = o.campaign_id
             WHERE o.workspace_id = $1 AND o.email_normalized = t.email_normalized AND o.campaign_id <> $2
+              AND k.deleted_at IS NULL
               AND ($6::text = 'any_campaign' OR k.status::text = 'ACTIVE'
                    OR ($6::text = 'active_or_paused' AND k.status::text = 'PAUSED'))) END`;
   // When nothing is skipped for being elsewhere and the allowance cannot run out,

@@ -161,11 +161,14 @@ describe('campaign.delete of a large campaign', () => {
     await recordTestSend({ ...base, campaignId: other.id, leadId: otherLead.id, step: 1, variationId: other.variations[1]!['A']!, variationLabel: 'A', sentAt: T0 });
     const upload = await run(ctx, operations.lead.add, { workspace_id: ws, campaign_id: other.id, leads: [{ email: 'new@purge.test' }] });
     expect(upload.leads_uploaded).toBe(1);
+    // An address of the deleted campaign is in no campaign any more: skip_if_in_workspace lets it in.
+    const readded = await run(ctx, operations.lead.add, { workspace_id: ws, campaign_id: other.id, leads: [{ email: `${leadId.slice(0, 8)}10@purge.test` }], skip_if_in_workspace: true });
+    expect([readded.leads_uploaded, readded.skipped]).toEqual([1, 0]);
     await recordTestSend({ ...base, campaignId: parent.id, leadId, step: 2, variationId: parent.variations[1]!['A']!, variationLabel: 'A', sentAt: T0 });
     expect((await purgeAll({ batch: 200 })).done).toBe(true);
     expect(await leftovers('campaign_id', [parent.id])).toEqual({});
     expect(await db.prisma.sentEmail.count({ where: { campaignId: other.id } })).toBe(1);
-    expect(await db.prisma.lead.count({ where: { campaignId: other.id } })).toBe(2);
+    expect(await db.prisma.lead.count({ where: { campaignId: other.id } })).toBe(3);
   });
 });
 
