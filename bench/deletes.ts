@@ -156,7 +156,7 @@ export async function deletesBench(options: { url: string; say: (line: string) =
     db: db.prisma,
     ports: { clock: systemClock } as Ctx['ports'],
     log,
-    settings: { defaultLeadAllowance: 100_000_000, publicUrl: 'http://localhost', allowPrivateTargets: false, embeddedDatabase: false },
+    settings: { defaultLeadAllowance: 100_000_000, publicUrl: 'http://localhost', allowPrivateTargets: false },
     caches: createCaches(),
     secrets: createSecretBox({ key: Buffer.alloc(32, 7) }),
   };

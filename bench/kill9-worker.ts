@@ -53,7 +53,7 @@ const deps: ServiceDeps = {
     oauth: core.createOAuthClient?.({ config: core.installationOAuthConfig({ db: traced, secrets: createSecretBox({ key: Buffer.from(env('KILL9_ENCRYPTION_KEY'), 'hex') }) }), allowInsecureHttp: true }),
   },
   log: pino({ level: process.env['KILL9_LOG_LEVEL'] ?? 'error' }, pino.destination(2)),
-  settings: { defaultLeadAllowance: 1_000_000, publicUrl: 'https://outreach.test', allowPrivateTargets: true, embeddedDatabase: false },
+  settings: { defaultLeadAllowance: 1_000_000, publicUrl: 'https://outreach.test', allowPrivateTargets: true },
   caches: createCaches(),
   secrets: createSecretBox({ key: Buffer.from(env('KILL9_ENCRYPTION_KEY'), 'hex') }),
 };

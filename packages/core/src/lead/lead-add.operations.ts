@@ -70,10 +70,8 @@ export const addLeads = defineOperation({
           campaignId: campaign.id,
           uploadId,
           slices: input.is_overwrite ? slicesOf(planned, UPLOAD_STATEMENT_LEADS) : plannedSlices(),
-          atMost: input.leads.length,
           skip,
           room,
-          pipelined: !ctx.settings.embeddedDatabase,
         });
         const plan = planner.plan();
         if (counts.inserted) {

@@ -74,41 +74,27 @@ const plus = (a: Counts, b: Counts): Counts => ({
  * the skip rule); the eligible rows are inserted in request order up to `room` (the allowance
  * left, carried from one statement to the next). Returns the counts. The leads must be
  * distinct (planLeadUpload): a later statement never meets a lead an earlier one inserted.
- * `slices` may plan each slice as it is taken: the next one is taken while the database
- * writes the one before. `atMost` bounds the number of leads they hold.
  *
- * `pipelined` (PostgreSQL): when no statement's outcome changes the next one's (nothing is
- * skipped for being elsewhere and the allowance cannot run out), the next statement is sent
- * before the previous one has answered, so that the server always has one to run while this
- * process plans and encodes the next: the server's time is the upload's time. Not on the
- * embedded database, which would run the queued statement right after the first without
- * letting the event loop through (settings.embeddedDatabase).
+ * `slices` may plan each slice as it is taken: the next one is taken while the database runs
+ * the statement before, so on PostgreSQL planning costs the upload no time. One statement at a
+ * time: a connection runs one query at once (node-postgres deprecates queueing a second), and
+ * the embedded database would run a queued one right after the first without letting the event
+ * loop through.
  */
-export async function insertLeads(options: Omit<InsertOptions, 'leads'> & { slices: Iterable<PlannedLead[]>; atMost: number; pipelined: boolean }): Promise<Counts> {
-  const pipelined = options.pipelined && options.skip === 'none' && options.room >= options.atMost;
-  // At most two statements in flight when pipelined: the one running and the one queued behind it.
-  const inFlight: Promise<Counts>[] = [];
+export async function insertLeads(options: Omit<InsertOptions, 'leads'> & { slices: Iterable<PlannedLead[]> }): Promise<Counts> {
   let total = NO_COUNTS;
-  let sent = 0;
+  let running: Promise<Counts> | null = null;
   for (const leads of options.slices) {
     if (!leads.length) continue;
-    if (sent) await yieldToEventLoop();
-    if (!pipelined) {
-      total = plus(total, await insertStatement({ ...options, leads, room: options.room - total.inserted }));
-      sent += leads.length;
-      continue;
+    if (running) {
+      total = plus(total, await running);
+      await yieldToEventLoop();
     }
-    // `room - sent` is at least this slice's length: every statement keeps the unbounded form.
-    const statement = insertStatement({ ...options, leads, room: options.room - sent });
-    sent += leads.length;
-    // A failure fails the transaction and the statement queued behind it: awaited below, it is
-    // reported once; the queued one's rejection must not be an unhandled one meanwhile.
-    statement.catch(() => undefined);
-    inFlight.push(statement);
-    if (inFlight.length === 2) total = plus(total, await inFlight.shift()!);
+    running = insertStatement({ ...options, leads, room: options.room - total.inserted });
+    // Awaited once the next slice is planned; until then its failure must not count as unhandled.
+    running.catch(() => undefined);
   }
-  for (const statement of inFlight) total = plus(total, await statement);
-  return total;
+  return running ? plus(total, await running) : total;
 }
 
 /**

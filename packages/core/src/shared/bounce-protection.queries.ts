@@ -1,7 +1,12 @@
 // SQL of bounce protection (bounce-protection.service.ts).
 
-/** The campaign's status and bounce settings, locked for the decision. $1 campaign id. */
-export const CAMPAIGN_FOR_BOUNCE_CHECK_SQL = `SELECT status::text AS status, pause_on_bounce_rate, bounce_rate_limit FROM campaigns WHERE id = $1 FOR UPDATE`;
+/**
+ * The campaign's status and bounce settings, locked for the decision. $1 campaign id.
+ * FOR NO KEY UPDATE, the lock the status update takes anyway: it leaves the campaign's key to
+ * the other sends being recorded (their rows' foreign keys share it), which a FOR UPDATE would
+ * wait for while they wait for this transaction's daily-count row: a deadlock.
+ */
+export const CAMPAIGN_FOR_BOUNCE_CHECK_SQL = `SELECT status::text AS status, pause_on_bounce_rate, bounce_rate_limit FROM campaigns WHERE id = $1 FOR NO KEY UPDATE`;
 
 /** Bounces among a campaign's last 100 sends. */
 export const RECENT_BOUNCES_SQL = `

@@ -51,13 +51,6 @@ export interface Settings {
    */
   allowPrivateTargets: boolean;
   /**
-   * The database runs its statements on this process's thread (the embedded PGlite): work that
-   * sends many statements lets the event loop through between them and never queues a second
-   * one behind the first (it would run right after it, holding the thread twice as long).
-   * False on PostgreSQL, where statements run in the server's processes.
-   */
-  embeddedDatabase: boolean;
-  /**
    * Installation settings given in the environment (OAuth clients, …); they win over the values
    * stored with `outreach settings set` (readInstallationSettings).
    */

@@ -21,15 +21,15 @@ export function checkActorScope(options: { actor: Actor; workspaceId: string; pe
   }
 }
 
+/** How long a process trusts a workspace's ownership without asking (the API key cache's time too). */
+const OWNER_TTL_MS = 5_000;
+
 /**
  * The caller may act on this workspace: it belongs to the key's organization and the
  * key's own scope allows it. An unknown workspace and another organization's look the
  * same (403): ids never leak. A workspace never changes organization, so ownership is
  * remembered per process once seen, for a few seconds: a workspace may be deleted.
  */
-/** How long a process trusts a workspace's ownership without asking (the API key cache's time too). */
-const OWNER_TTL_MS = 5_000;
-
 export async function assertWorkspaceAccess(options: { ctx: Ctx; workspaceId: string; permission?: string }): Promise<void> {
   const { ctx, workspaceId } = options;
   checkActorScope({ actor: ctx.actor, workspaceId, permission: options.permission });
