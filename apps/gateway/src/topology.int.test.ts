@@ -30,10 +30,11 @@ const root = resolve(import.meta.dirname, '..', '..', '..');
 const MAILBOXES = 10;
 const LEADS = 500;
 /**
- * A claim is due again after this (SEND_LEASE_MS), well above the longest hold below: a claim the
- * surviving worker takes while its RCPT TOs are held must still be its own when it records the
- * send. With 20 s, a loaded CI machine once let the restarted worker take over four such claims
- * (their DATA marked), which it then rightly recorded as outcome unknown.
+ * A claim is due again after this (SEND_LEASE_MS), well above the longest hold below. The DATA
+ * mark renews it (MARK_DATA_SQL): a claim the surviving worker takes while its RCPT TOs are held,
+ * its body going out late in the lease, is still its own when it records the send. Before that
+ * renewal, loaded CI machines twice let the other worker take over such claims (their DATA
+ * marked), which it then rightly recorded as outcome unknown.
  */
 const LEASE_MS = 30_000;
 /** The longest RCPT TO answer held from the surviving worker while the killed one restarts (SMTP timeouts are 30 s). */

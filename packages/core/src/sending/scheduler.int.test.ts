@@ -363,6 +363,44 @@ describe('workers racing and crashing', () => {
     await other.ports.smtp.close();
   }, 60_000);
 
+  it('a body that goes out late in its lease (after a wait at RCPT TO) has a whole lease from its DATA mark to be recorded: no takeover, no unknown outcome', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test');
+    const c = await t.campaign({ mailboxes: [alice], steps: [{ variations: [{ label: 'A', subject: 'Late', body: '<p>Hi</p>' }] }] });
+    const leadId = await t.lead(c.id, 'late@crash.test');
+    const atRcpt = gate();
+    const rcptAnswer = gate();
+    const bodyKept = gate();
+    const bodyAnswer = gate();
+    smtp.beforeAnswer = async ({ phase, to }) => {
+      if (!to.includes('late@crash.test')) return;
+      if (phase === 'rcpt') {
+        atRcpt.resolve();
+        await rcptAnswer.promise;
+      }
+      if (phase === 'body') {
+        bodyKept.resolve();
+        await bodyAnswer.promise;
+      }
+    };
+    const slow = t.tick();
+    await atRcpt.promise;
+    // The envelope is answered a minute before the lease ends; the body goes out, its answer waits past the lease's first end.
+    t.clock.advance(CLAIM_LEASE_MS - MINUTE);
+    rcptAnswer.resolve();
+    await bodyKept.promise;
+    t.clock.advance(2 * MINUTE);
+    const other: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, smtp: createMailSender({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
+    expect(await t.tick(other)).toMatchObject({ claimed: 0 });
+
+    bodyAnswer.resolve();
+    smtp.beforeAnswer = null;
+    expect(await slow).toMatchObject({ claimed: 1, sent: 1, unconfirmed: 0 });
+    expect(await messagesTo(['late@crash.test'])).toHaveLength(1);
+    expect((await db.prisma.sentEmail.findMany({ where: { leadId } })).map((s) => s.outcomeUnknown)).toEqual([false]);
+    await other.ports.smtp.close();
+  }, 60_000);
+
   it('a body the server refuses with a 4xx is sent again on the retry (the DATA mark goes with the answer)', async () => {
     const t = await setup({ start: '2026-11-23T09:00:00Z' });
     const alice = await t.mailbox('alice@sender.test');

@@ -191,10 +191,13 @@ export const APPLY_CLAIM_SQL = `
  * committed before the body's end (the final "."), only while this claim still holds the lead (the same pending send and the
  * claim's own claimed_at: not taken over after its lease, not stopped meanwhile). No row
  * updated: the claim is lost and the body must not be ended.
+ * The mark renews the lease (a whole lease from now, next_send_at - claimed_at being the
+ * claim's lease): a body that went out late in its lease, after a wait at the server, still has
+ * time to be recorded, so a takeover records "outcome unknown" only for a worker that stopped.
  * $1 lead id, $2 send id, $3 the claim's claimed_at, $4 now.
  */
 export const MARK_DATA_SQL = `
-  UPDATE leads SET pending_data_at = $4::timestamptz
+  UPDATE leads SET pending_data_at = $4::timestamptz, next_send_at = $4::timestamptz + (next_send_at - claimed_at)
    WHERE id = $1 AND pending_send_id = $2 AND claimed_at = $3::timestamptz`;
 
 /**
