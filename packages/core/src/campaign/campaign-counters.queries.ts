@@ -94,6 +94,17 @@ export async function readCampaignCounters(options: { db: Db; workspaceId: strin
   return result;
 }
 
+/**
+ * The leads of some campaigns, from their counters (pending deltas included, none folded): a
+ * delete takes them off the organization's lead counter without reading a lead. In the caller's
+ * transaction, which holds the organization's lock (no upload adds leads meanwhile).
+ */
+export async function countCampaignLeads(options: { db: Db; workspaceId: string; campaignIds: string[] }): Promise<number> {
+  if (!options.campaignIds.length) return 0;
+  const rows = await options.db.$queryRawUnsafe<{ lead_count: number }[]>(CAMPAIGN_COUNTERS_SQL, options.workspaceId, options.campaignIds);
+  return rows.reduce((sum, row) => sum + Number(row.lead_count), 0);
+}
+
 function zeroCounters(campaignId: string): CampaignCounterRow {
   const zeros = Object.fromEntries(COLUMNS.map((c) => [c, 0])) as Record<CounterColumn, number>;
   return { campaign_id: campaignId, ...zeros, positive_reply_count: 0, negative_reply_count: 0, neutral_reply_count: 0 };

@@ -4,7 +4,7 @@ import { conflict, preconditionFailed } from '../shared/errors';
 import { CampaignRefInput, DeleteCampaignInput, SuccessOutput, TransitionOutput } from './campaign.schemas';
 import { launchBlockers, nextStatus, transitionRefusal, type CampaignAction } from './campaign.rules';
 import { lockCampaign } from './campaign-update.operations';
-import { CAMPAIGN_COUNTERS_SQL } from './campaign-counters.queries';
+import { countCampaignLeads } from './campaign-counters.queries';
 import { SYNC_DELETE_MAX_LEADS, tombstoneCampaign } from '../purge/index';
 
 const invalidTransition = (options: { from: Parameters<typeof nextStatus>[0]['from']; action: CampaignAction }) =>
@@ -99,12 +99,13 @@ export const deleteCampaign = defineOperation({
       const campaign = await lockCampaign({ tx, workspaceId: input.workspace_id, campaignId: input.campaign_id });
       // The kept counters (campaign-counters.queries.ts) give the leads without reading them: with
       // the organization locked no upload adds any meanwhile, and their pending deltas are counted.
-      const tree = await tx.campaign.findMany({ where: { workspaceId: input.workspace_id, OR: [{ id: campaign.id }, { parentId: campaign.id }] }, select: { id: true } });
-      const counted = await tx.$queryRawUnsafe<{ campaign_id: string; lead_count: number }[]>(CAMPAIGN_COUNTERS_SQL, input.workspace_id, tree.map((c) => c.id));
-      const leads = counted.reduce((sum, row) => sum + Number(row.lead_count), 0);
+      // A subsequence deleted before had its leads taken off then; still there, it is the purge's.
+      const tree = await tx.campaign.findMany({ where: { workspaceId: input.workspace_id, OR: [{ id: campaign.id }, { parentId: campaign.id }] }, select: { id: true, deletedAt: true } });
+      const live = tree.filter((c) => !c.deletedAt).map((c) => c.id);
+      const leads = await countCampaignLeads({ db: tx, workspaceId: input.workspace_id, campaignIds: live });
       // A large campaign is hidden now and purged in bounded batches later (purge/): deleting its
       // rows here would hold the organization's lock, and the rows' locks, for seconds or minutes.
-      if (leads > SYNC_DELETE_MAX_LEADS) await tombstoneCampaign({ tx, campaignId: campaign.id, now: ctx.ports.clock.now() });
+      if (leads > SYNC_DELETE_MAX_LEADS || live.length < tree.length) await tombstoneCampaign({ tx, campaignId: campaign.id, now: ctx.ports.clock.now() });
       else await tx.campaign.delete({ where: { id: campaign.id } });
       if (leads) await tx.organization.update({ where: { id: ctx.actor.organizationId }, data: { leadCount: { decrement: leads } } });
     });

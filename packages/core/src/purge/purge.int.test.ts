@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
 import { createAuthenticator, issueApiKey } from '../auth/index';
 import { operations } from '../operations';
+import { foldCampaignCounters } from '../index';
 import { executeOperation, type Operation } from '../shared/operation';
 import { readCampaignCounters } from '../campaign/index';
 import { createTestCampaign, createTestTenant, createTestThread, expectDomainError, recordTestSend, silentLogger, TestClock, useTestDatabase } from '../testing/index';
@@ -120,6 +121,26 @@ describe('campaign.delete of a large campaign', () => {
     expect(await leadCount()).toBe(30);
   });
 
+  it('a subsequence deleted before its parent leaves the lead count once, and the parent goes to the purge with it', async () => {
+    const { ctx, base, ws } = await createTestTenant({ db });
+    const parent = await createTestCampaign({ ...base, status: 'ACTIVE', steps: [{ variations: [{ label: 'A' }] }] });
+    const sub = await createTestCampaign({ ...base, status: 'ACTIVE', parentId: parent.id, steps: [{ variations: [{ label: 'A' }] }] });
+    await seedLeads({ ...base, campaignId: parent.id, variationId: parent.variations[1]!['A']!, count: 5, sends: 1, prefix: prefixOf() });
+    await seedLeads({ ...base, campaignId: sub.id, variationId: sub.variations[1]!['A']!, count: SYNC_DELETE_MAX_LEADS + 1, sends: 1, prefix: prefixOf(), parentCampaignId: parent.id });
+    const leadCount = async () => (await db.prisma.organization.findUniqueOrThrow({ where: { id: base.organizationId } })).leadCount;
+    expect(await leadCount()).toBe(5 + SYNC_DELETE_MAX_LEADS + 1);
+
+    await run(ctx, operations.campaign.delete, { workspace_id: ws, campaign_id: sub.id, is_archive: 'no' });
+    expect(await leadCount()).toBe(5);
+    // The parent alone is small, but its deleted subsequence's rows are still there: not this transaction's cascade.
+    await run(ctx, operations.campaign.delete, { workspace_id: ws, campaign_id: parent.id, is_archive: 'no' });
+    expect(await leadCount()).toBe(0);
+    expect(await db.prisma.campaign.count({ where: { id: { in: [parent.id, sub.id] }, deletedAt: { not: null } } })).toBe(2);
+    expect((await purgeAll({ batch: 2_000 })).done).toBe(true);
+    expect(await leftovers('campaign_id', [parent.id, sub.id])).toEqual({});
+    expect(await leadCount()).toBe(0);
+  });
+
   it('still deletes a small campaign in the operation, rows and all', async () => {
     const { ctx, base, ws } = await createTestTenant({ db });
     const c = await createTestCampaign({ ...base, steps: [{ variations: [{ label: 'A' }] }] });
@@ -179,8 +200,15 @@ describe('workspace.delete and organization deletes', () => {
     const kept = await createTestCampaign({ ...base, workspaceId: second._id, status: 'ACTIVE', steps: [{ variations: [{ label: 'A' }] }] });
     await seedLeads({ ...base, workspaceId: second._id, campaignId: kept.id, variationId: kept.variations[1]!['A']!, count: 10, sends: 1, prefix: prefixOf() });
     const { parent } = await largeCampaign(base);
+    // The large campaign's counters folded, the small one's still pending deltas: workspace.delete reads both.
+    await foldCampaignCounters({ db: db.prisma });
     const small = await createTestCampaign({ ...base, status: 'ACTIVE', steps: [{ variations: [{ label: 'A' }] }] });
     await seedLeads({ ...base, campaignId: small.id, variationId: small.variations[1]!['A']!, count: 7, sends: 1, prefix: prefixOf() });
+    // A campaign deleted before (still being purged) had its leads taken off then, not again.
+    const gone = await largeCampaign(base);
+    await run(ctx, operations.campaign.delete, { workspace_id: ws, campaign_id: gone.parent.id, is_archive: 'no' });
+    const leadCount = async () => (await db.prisma.organization.findUniqueOrThrow({ where: { id: org.organizationId } })).leadCount;
+    expect(await leadCount()).toBe(10 + SYNC_DELETE_MAX_LEADS + 200 + 20 + 7);
     await db.prisma.blocklistEntry.create({ data: { id: newId(), workspaceId: ws, value: 'x@purge.test', isDomain: false } });
     const limited = await issueApiKey({ db: db.prisma, organizationId: org.organizationId, workspaceId: ws });
     const authenticator = createAuthenticator({ db: db.prisma, cache: ctx.caches.apiKeys });
@@ -193,7 +221,8 @@ describe('workspace.delete and organization deletes', () => {
     const listed = await run(ctx, operations.workspace.list, {});
     expect(listed.workspaces.map((w: { _id: string }) => w._id)).toEqual([second._id]);
     expect((await authenticator.authenticate(org.apiKey)).organizationId).toBe(org.organizationId);
-    expect((await db.prisma.organization.findUniqueOrThrow({ where: { id: org.organizationId } })).leadCount).toBe(10);
+    // The organization's lead count loses the live campaigns' leads, subsequence's included.
+    expect(await leadCount()).toBe(10);
     expect(await db.prisma.campaign.count({ where: { workspaceId: ws, status: 'ACTIVE' } })).toBe(0);
 
     expect((await purgeAll({ batch: 400 })).done).toBe(true);

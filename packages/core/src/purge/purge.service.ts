@@ -31,32 +31,27 @@ export async function tombstoneCampaign(options: { tx: Tx; campaignId: string; n
 /**
  * What a deleted workspace (or every workspace of a deleted organization) stops doing at once:
  * its campaigns are deleted too (no more sends), its mailboxes disconnected (no more reading,
- * warmup or automation) and its webhooks disabled. Answers the leads of its live campaigns,
- * which the caller takes off the organization's lead counter (deleted campaigns' leads were
- * taken off when they were deleted).
+ * warmup or automation) and its webhooks disabled.
  */
-async function stopWorkspaces(options: { tx: Tx; column: 'id' | 'organization_id'; value: string; now: Date }): Promise<number> {
+async function stopWorkspaces(options: { tx: Tx; column: 'id' | 'organization_id'; value: string; now: Date }): Promise<void> {
   const { tx, value, now } = options;
   const scope = options.column === 'id' ? 'workspace_id = $1' : 'organization_id = $1';
-  const [count] = await tx.$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM leads WHERE campaign_id IN (SELECT id FROM campaigns WHERE ${scope} AND deleted_at IS NULL)`,
-    value,
-  );
   await tx.$executeRawUnsafe(`UPDATE campaigns SET deleted_at = $2, status = 'ARCHIVED' WHERE ${scope} AND deleted_at IS NULL`, value, now);
   await tx.$executeRawUnsafe(
     `UPDATE email_accounts SET status = 'DISCONNECTED', warmup_status = 'INACTIVE', disconnect_reason = 'workspace deleted' WHERE ${scope}`,
     value,
   );
   await tx.$executeRawUnsafe(`UPDATE webhooks SET status = 'DISABLED' WHERE ${scope}`, value);
-  return count?.n ?? 0;
 }
 
-/** Marks a workspace deleted with everything in it; the caller holds the organization's lock. */
-export async function tombstoneWorkspace(options: { tx: Tx; organizationId: string; workspaceId: string; now: Date }): Promise<void> {
+/**
+ * Marks a workspace deleted with everything in it. The caller holds the organization's lock and
+ * takes the leads of the workspace's live campaigns off the organization's lead counter.
+ */
+export async function tombstoneWorkspace(options: { tx: Tx; workspaceId: string; now: Date }): Promise<void> {
   const { tx, now } = options;
-  const leads = await stopWorkspaces({ tx, column: 'id', value: options.workspaceId, now });
+  await stopWorkspaces({ tx, column: 'id', value: options.workspaceId, now });
   await tx.$executeRawUnsafe('UPDATE workspaces SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL', options.workspaceId, now);
-  if (leads) await tx.organization.update({ where: { id: options.organizationId }, data: { leadCount: { decrement: leads } } });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { defineOperation } from '../shared/operation';
 import { forbidden, invalidField } from '../shared/errors';
 import { deleteOrganization, tombstoneWorkspace } from '../purge/index';
+import { countCampaignLeads } from '../campaign/index';
 import { DeleteOrganizationInput, DeleteOrganizationOutput, DeleteWorkspaceInput, DeleteWorkspaceOutput } from './workspace-delete.schemas';
 
 export const deleteWorkspace = defineOperation({
@@ -20,7 +21,12 @@ export const deleteWorkspace = defineOperation({
     await ctx.db.$transaction(async (tx) => {
       // The lock lead uploads take first: the leads counted off the organization stay counted off.
       await tx.$queryRawUnsafe('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', ctx.actor.organizationId);
-      await tombstoneWorkspace({ tx, organizationId: ctx.actor.organizationId, workspaceId: input.workspace_id, now: ctx.ports.clock.now() });
+      // Its live campaigns' leads (subsequences' too), from the kept counters: one probe per
+      // campaign whatever the number of leads. A campaign deleted before had its leads taken off then.
+      const live = await tx.campaign.findMany({ where: { workspaceId: input.workspace_id, deletedAt: null }, select: { id: true } });
+      const leads = await countCampaignLeads({ db: tx, workspaceId: input.workspace_id, campaignIds: live.map((c) => c.id) });
+      await tombstoneWorkspace({ tx, workspaceId: input.workspace_id, now: ctx.ports.clock.now() });
+      if (leads) await tx.organization.update({ where: { id: ctx.actor.organizationId }, data: { leadCount: { decrement: leads } } });
     });
     // This process forgets at once; other processes' caches expire within seconds (authenticate.service).
     ctx.caches.workspaceOwner.delete(input.workspace_id);
