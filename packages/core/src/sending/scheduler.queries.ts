@@ -1,6 +1,7 @@
 // SQL of the scheduler. Timestamps travel as ISO strings cast in SQL (the engine's clock
 // is injected, so database now() is never used for a decision), id lists as text[].
 import type { CampaignSchedule } from './schedule.rules';
+import { sameDay } from '../shared/day-counts.queries';
 
 /** Every ACTIVE campaign with what deciding a tick needs: settings, steps, variations, mailboxes. */
 export const ACTIVE_CAMPAIGNS_SQL = `
@@ -30,14 +31,6 @@ export const CAMPAIGN_MAILBOXES_SQL = `
 
 /** Workspace-wide lead variables with their defaults. */
 export const ADDITIONAL_FIELDS_SQL = `SELECT workspace_id, name, default_value FROM additional_fields WHERE workspace_id = ANY($1::text[])`;
-
-/**
- * A day count row counts when it is for the day starting at the given instant. The rows'
- * day starts come from PostgreSQL's time zones, the engine's from Intl's: they agree but for
- * zones whose midnight a DST change skips, so "the same day" is a start within 12 hours.
- */
-const sameDay = (rowDay: string, day: string) =>
-  `(${rowDay} > ${day} - interval '12 hours' AND ${rowDay} < ${day} + interval '12 hours')`;
 
 /**
  * The mailboxes of the open campaigns (credentials still encrypted), not locked, each with its

@@ -1,4 +1,5 @@
 import type { PrismaClient, Tx } from '@outreach/db';
+import { countedToday } from '../shared/day-counts.queries';
 
 /**
  * The columns of a UniboxEmailRow, from the message `m`, its lead `l` and its mailbox `a`;
@@ -98,17 +99,18 @@ export const UNREAD_COUNT_SQL = `
 
 /**
  * Takes one of a mailbox's sends for today for the unified inbox, if its daily limit has
- * room: campaign sends since the day start, sends the scheduler claimed and has not yet
- * recorded, and the unibox sends counted on the mailbox. Run after locking the mailbox row
- * (the scheduler's claim takes the same lock), so neither passes the other's count. No row
- * back: the limit is reached. $1 mailbox, $2 day start.
+ * room: campaign sends recorded today (mailbox_day_counts, kept by triggers), sends the
+ * scheduler claimed and has not yet recorded, and the unibox sends counted on the mailbox.
+ * Run after locking the mailbox row (the scheduler's claim takes the same lock), so neither
+ * passes the other's count; one statement, so a send moving from "claimed" to "recorded" is
+ * counted once. No row back: the limit is reached. $1 mailbox, $2 day start.
  */
 export const RESERVE_UNIBOX_SEND_SQL = `
   UPDATE email_accounts e
      SET unibox_sent_today = CASE WHEN e.unibox_day_start = $2::timestamptz THEN e.unibox_sent_today + 1 ELSE 1 END,
          unibox_day_start = $2::timestamptz
    WHERE e.id = $1
-     AND (SELECT count(*) FROM sent_emails s WHERE s.email_account_id = e.id AND s.sent_at >= $2::timestamptz)
+     AND coalesce((SELECT ${countedToday({ row: 'k', column: 'sent', day: '$2::timestamptz' })} FROM mailbox_day_counts k WHERE k.email_account_id = e.id), 0)
        + (SELECT count(*) FROM leads l WHERE l.email_account_id = e.id AND l.claimed_at IS NOT NULL)
        + CASE WHEN e.unibox_day_start = $2::timestamptz THEN e.unibox_sent_today ELSE 0 END < e.daily_limit
   RETURNING e.unibox_sent_today`;

@@ -1,5 +1,6 @@
 // SQL of the warmup engine. Timestamps travel as ISO strings cast in SQL (the engine's clock is
 // injected), id lists as text[]; `$1::text[] IS NULL` means every organization.
+import { countedToday } from '../shared/day-counts.queries';
 
 /** The pool: mailboxes with warmup ACTIVE that can send, with what sending and scanning need. */
 export const POOL_SQL = `
@@ -15,18 +16,20 @@ export const POOL_SQL = `
    ORDER BY e.id`;
 
 /**
- * Each mailbox's sends today (its workspace's day): campaign sends, unibox sends (counted on its
- * row) and campaign claims not yet recorded, as the scheduler counts them; and its warmup e-mails.
+ * Each mailbox's sends today (its workspace's day): campaign sends (mailbox_day_counts, kept by
+ * triggers), unibox sends (counted on its row) and campaign claims not yet recorded, as the
+ * scheduler counts them; and its warmup e-mails (mailbox_day_counts too).
  * $1 mailbox ids, $2 their day starts.
  */
 export const DAY_COUNTS_SQL = `
   SELECT m.id,
-         ((SELECT count(*) FROM sent_emails s WHERE s.email_account_id = m.id AND s.sent_at >= m.day_start)
+         (${countedToday({ row: 'k', column: 'sent', day: 'm.day_start' })}
           + CASE WHEN e.unibox_day_start = m.day_start THEN e.unibox_sent_today ELSE 0 END
           + (SELECT count(*) FROM leads l WHERE l.email_account_id = m.id AND l.claimed_at IS NOT NULL))::int AS other_today,
-         (SELECT count(*) FROM warmup_messages w WHERE w.sender_account_id = m.id AND w.sent_at >= m.day_start)::int AS warmup_today
+         (${countedToday({ row: 'k', column: 'warmup_sent', day: 'm.day_start' })})::int AS warmup_today
     FROM unnest($1::text[], $2::text[]::timestamptz[]) AS m(id, day_start)
-    JOIN email_accounts e ON e.id = m.id`;
+    JOIN email_accounts e ON e.id = m.id
+    LEFT JOIN mailbox_day_counts k ON k.email_account_id = m.id`;
 
 /** How many warmup e-mails each sender wrote to each recipient since $2. $1 sender ids. */
 export const SENT_TO_SQL = `
