@@ -23,7 +23,7 @@ export * from './workspace/workspace-invite.schemas';
 export { acceptInvite } from './workspace/workspace-invite.service';
 export * from './lead/lead.schemas';
 export * from './campaign/campaign.schemas';
-export { campaignCounters, CAMPAIGN_LEAD_COUNTS_SQL, CAMPAIGN_SEND_COUNTS_SQL } from './campaign/campaign.queries';
+export { campaignCounters } from './campaign/campaign.queries';
 export { CAMPAIGN_COUNTERS_SQL, FOLD_CAMPAIGN_COUNTERS_SQL, foldCampaignCounters, readCampaignCounters, type CampaignCounterRow } from './campaign/campaign-counters.queries';
 export * from './sending/index';
 export * from './analytics/analytics.schemas';

@@ -4,17 +4,10 @@
 // the deltas pending and once folded.
 import { describe, expect, it } from 'vitest';
 import { createTestCampaign, createTestLead, createTestTenant, recordTestSend, useTestDatabase } from '../testing/index';
-import { allCampaignStats, foldCampaignDayStats, WORKSPACE_STATS_SQL } from '../campaign/index';
+import { allCampaignStats, foldCampaignDayStats } from '../campaign/index';
 import { utcDayEnd, utcDayStart } from '../shared/time';
-import {
-  CAMPAIGN_DAILY_SQL,
-  CAMPAIGN_RANGE_STATS_SQL,
-  campaignRangeStats,
-  WORKSPACE_PERFORMANCE_SQL,
-  WORKSPACE_SUMMARY_SQL,
-  workspacePerformance,
-  workspaceSummary,
-} from './analytics.queries';
+import { campaignRangeStats, workspacePerformance, workspaceSummary } from './analytics.queries';
+import { CAMPAIGN_DAILY_SQL, CAMPAIGN_RANGE_STATS_SQL, WORKSPACE_PERFORMANCE_SQL, WORKSPACE_STATS_SQL, WORKSPACE_SUMMARY_SQL } from './analytics-recompute.test-helpers';
 
 const db = useTestDatabase();
 

@@ -5,37 +5,7 @@ import type { CampaignCountOutput, CampaignRangeStats, CampaignSummaryOutput, Da
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
-// Every statement carries the workspace ($1) and counts in SQL. Reply sentiment is the
-// sentiment of the replied lead's current label, as in the campaign counters.
-const LABEL_JOIN = `
-    JOIN leads l ON l.id = s.lead_id
-    LEFT JOIN lead_labels ll ON ll.workspace_id = l.workspace_id AND ll.key = l.label`;
-
-/**
- * Whole-life counters of one campaign recomputed from its sends and leads; no row when it is
- * not in the workspace. The reference the kept counters (campaignSummary) are tested against.
- * Parameters: $1 workspace, $2 campaign.
- */
-export const CAMPAIGN_SUMMARY_SQL = `
-  SELECT k.name AS campaign_name,
-         (SELECT count(*)::int FROM leads cl
-           WHERE cl.workspace_id = $1 AND cl.campaign_id = k.id AND (cl.is_completed OR cl.status = 'COMPLETED')) AS completed,
-         c.contacted, c.leads_who_read, c.leads_who_replied, c.bounced, c.unsubscribed, c.positive_reply_count, c.total_sent_emails
-    FROM campaigns k
-   CROSS JOIN LATERAL (
-     SELECT count(DISTINCT s.lead_id)::int AS contacted,
-            count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL)::int AS leads_who_read,
-            count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL)::int AS leads_who_replied,
-            count(DISTINCT s.lead_id) FILTER (WHERE s.bounced_at IS NOT NULL)::int AS bounced,
-            count(DISTINCT s.lead_id) FILTER (WHERE s.unsubscribed_at IS NOT NULL)::int AS unsubscribed,
-            count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE')::int AS positive_reply_count,
-            count(*)::int AS total_sent_emails
-       FROM sent_emails s ${LABEL_JOIN}
-      WHERE s.workspace_id = $1 AND s.campaign_id = k.id
-   ) c
-   WHERE k.id = $2 AND k.workspace_id = $1`;
-
-/** The statement's row is the answer's shape. */
+/** A campaign summary row is the answer's shape. */
 export type CampaignSummaryRow = CampaignSummaryOutput;
 
 /** The whole-life counters of one campaign, from the kept campaign counters; null when it is not in the workspace. */
@@ -59,76 +29,8 @@ export async function campaignSummary(options: { db: Db; workspaceId: string; ca
   };
 }
 
-/**
- * The campaigns a statistics statement counts: the workspace's, or the one asked for.
- * Sends are read through it, by (campaign_id, sent_at) index ranges.
- */
-const CAMPAIGNS_OF = `(SELECT w.id FROM campaigns w WHERE w.workspace_id = $1 AND ($2::text IS NULL OR w.id = $2))`;
-
-/**
- * Each campaign of the workspace (or the one asked for) with its counters over the sends in
- * [$3, $4): one grouped scan of those sends, joined to the campaigns, so a campaign
- * without sends in the range has zeros. Newest campaign first. Parameters: $1 workspace,
- * $2 campaign or null (every campaign), $3 start, $4 end (exclusive).
- */
-export const CAMPAIGN_RANGE_STATS_SQL = `
-  SELECT k.id AS campaign_id, k.name AS camp_name,
-         coalesce(c.sent_count, 0)::int AS sent_count,
-         coalesce(c.replied_count, 0)::int AS replied_count,
-         coalesce(c.bounced_count, 0)::int AS bounced_count,
-         coalesce(c.positive_reply_count, 0)::int AS positive_reply_count,
-         coalesce(c.opened_count, 0)::int AS opened_count,
-         coalesce(c.unique_opened_count, 0)::int AS unique_opened_count,
-         coalesce(c.lead_contacted_count, 0)::int AS lead_contacted_count
-    FROM campaigns k
-    LEFT JOIN (
-      SELECT s.campaign_id,
-             count(*) AS sent_count,
-             count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL) AS replied_count,
-             count(s.bounced_at) AS bounced_count,
-             count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE') AS positive_reply_count,
-             count(s.opened_at) AS opened_count,
-             count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL) AS unique_opened_count,
-             count(DISTINCT s.lead_id) AS lead_contacted_count
-        FROM sent_emails s ${LABEL_JOIN}
-       WHERE s.workspace_id = $1 AND s.campaign_id IN ${CAMPAIGNS_OF} AND s.sent_at >= $3 AND s.sent_at < $4
-       GROUP BY s.campaign_id
-    ) c ON c.campaign_id = k.id
-   WHERE k.workspace_id = $1 AND ($2::text IS NULL OR k.id = $2)
-   ORDER BY k.created_at DESC, k.id DESC`;
-
-/** The statement's row is the answer's shape. */
+/** A campaign's range row, and a day's, are the answer's shapes. */
 export type CampaignRangeRow = CampaignRangeStats;
-
-/**
- * One row per UTC day of [$3, $4] (inclusive), zeros included: the days come from
- * generate_series, the counts from one grouped range scan of the sends of the campaign
- * (or of every campaign of the workspace) by send day. Parameters: $1 workspace,
- * $2 campaign or null, $3 first day, $4 last day, $5 start of the first day, $6 end of
- * the last day (exclusive).
- */
-export const CAMPAIGN_DAILY_SQL = `
-  SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
-         coalesce(c.sent_count, 0)::int AS sent_count,
-         coalesce(c.opened_count, 0)::int AS opened_count,
-         coalesce(c.replied_count, 0)::int AS replied_count,
-         coalesce(c.bounced_count, 0)::int AS bounced_count,
-         coalesce(c.unsubscribed_count, 0)::int AS unsubscribed_count
-    FROM generate_series($3::date, $4::date, interval '1 day') AS d(day)
-    LEFT JOIN (
-      SELECT (s.sent_at AT TIME ZONE 'UTC')::date AS day,
-             count(*) AS sent_count,
-             count(s.opened_at) AS opened_count,
-             count(s.replied_at) AS replied_count,
-             count(s.bounced_at) AS bounced_count,
-             count(s.unsubscribed_at) AS unsubscribed_count
-        FROM sent_emails s
-       WHERE s.workspace_id = $1 AND s.campaign_id IN ${CAMPAIGNS_OF} AND s.sent_at >= $5 AND s.sent_at < $6
-       GROUP BY 1
-    ) c ON c.day = d.day::date
-   ORDER BY d.day`;
-
-/** The statement's row is the answer's shape. */
 export type DailyRow = DailyStats;
 
 /**
@@ -153,22 +55,6 @@ export async function campaignCount(options: { db: Db; workspaceId: string; from
   return row!;
 }
 
-/**
- * Workspace totals over sends in [$2, $3), and the campaigns ACTIVE now.
- * Parameters: $1 workspace, $2 start, $3 end.
- */
-export const WORKSPACE_SUMMARY_SQL = `
-  SELECT count(*)::int AS total_sent,
-         count(DISTINCT s.lead_id)::int AS contacted,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL)::int AS opened,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL)::int AS replied,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE')::int AS positive_replies,
-         count(s.bounced_at)::int AS bounced,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.unsubscribed_at IS NOT NULL)::int AS unsubscribed,
-         (SELECT count(*)::int FROM campaigns k WHERE k.workspace_id = $1 AND k.type = 'parent' AND k.status = 'ACTIVE') AS active_campaigns
-    FROM sent_emails s ${LABEL_JOIN}
-   WHERE s.workspace_id = $1 AND s.sent_at >= $2 AND s.sent_at < $3`;
-
 export interface WorkspaceSummaryRow {
   total_sent: number;
   contacted: number;
@@ -179,28 +65,6 @@ export interface WorkspaceSummaryRow {
   unsubscribed: number;
   active_campaigns: number;
 }
-
-/**
- * Per-campaign counters over sends in [$2, $3): one grouped scan, joined to the
- * campaigns for name and status; busiest first. Parameters: $1 workspace, $2 start, $3 end.
- */
-export const WORKSPACE_PERFORMANCE_SQL = `
-  SELECT k.id AS campaign_id, k.name AS campaign_name, k.status::text AS status,
-         c.sent, c.contacted, c.opened, c.replied, c.positive_replies, c.bounced
-    FROM (
-      SELECT s.campaign_id,
-             count(*)::int AS sent,
-             count(DISTINCT s.lead_id)::int AS contacted,
-             count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL)::int AS opened,
-             count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL)::int AS replied,
-             count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE')::int AS positive_replies,
-             count(s.bounced_at)::int AS bounced
-        FROM sent_emails s ${LABEL_JOIN}
-       WHERE s.workspace_id = $1 AND s.sent_at >= $2 AND s.sent_at < $3
-       GROUP BY s.campaign_id
-    ) c
-    JOIN campaigns k ON k.id = c.campaign_id AND k.workspace_id = $1
-   ORDER BY c.sent DESC, k.name, k.id`;
 
 export interface PerformanceRow {
   campaign_id: string;
@@ -215,7 +79,7 @@ export interface PerformanceRow {
 }
 
 // The date-ranged statistics read the kept day statistics (campaign-day-stats.queries.ts):
-// the statements above recompute the same figures from the sends, and the tests compare both.
+// analytics-recompute.test-helpers.ts recomputes the same figures from the sends, and the tests compare both.
 // Ranges are whole UTC days, as the statements' bounds are, so the kept rows (by UTC send day)
 // answer every range exactly.
 

@@ -321,8 +321,8 @@ export const getAllCampaignStats = defineOperation({
   workspace: 'required',
   permission: 'CAMPAIGN_LIST',
   async run(ctx, input) {
-    // The kept day statistics (campaign-day-stats.queries.ts); WORKSPACE_STATS_SQL is the
-    // recomputation they are tested against. No end_date: every day up to the last the
+    // The kept day statistics (campaign-day-stats.queries.ts); WORKSPACE_STATS_SQL (in
+    // analytics/analytics-recompute.test-helpers.ts) is the recomputation they are tested against. No end_date: every day up to the last the
     // recomputation's bound (9999-12-31, exclusive) reaches.
     const s = await allCampaignStats({ db: ctx.db, workspaceId: input.workspace_id, firstDay: input.start_date, lastDay: input.end_date ?? '9999-12-30' });
     return {

@@ -21,44 +21,6 @@ export async function findCampaign(options: { db: Db; workspaceId: string; campa
 }
 
 /**
- * The list's counters recomputed from every lead of the campaigns, in one grouped scan: what
- * the kept counters (campaign-counters.queries.ts) must equal; the tests compare them.
- * Parameters: $1 workspace, $2 campaign ids.
- */
-export const CAMPAIGN_LEAD_COUNTS_SQL = `
-  SELECT l.campaign_id,
-         count(*)::int AS lead_count,
-         count(*) FILTER (WHERE l.is_completed)::int AS completed_lead_count
-    FROM leads l
-   WHERE l.workspace_id = $1 AND l.campaign_id = ANY($2::text[])
-   GROUP BY l.campaign_id`;
-
-/**
- * The list's send counters recomputed from every send of the campaigns (as above, the
- * reference the kept counters are tested against). Reply sentiment is the sentiment of the
- * replied lead's current label. Parameters: $1 workspace, $2 campaign ids, $3 start of today
- * (UTC), $4 start of tomorrow.
- */
-export const CAMPAIGN_SEND_COUNTS_SQL = `
-  SELECT s.campaign_id,
-         count(*)::int AS sent_count,
-         count(DISTINCT s.lead_id)::int AS lead_contacted_count,
-         count(s.opened_at)::int AS opened_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL)::int AS unique_opened_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL)::int AS replied_count,
-         count(s.bounced_at)::int AS bounced_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.unsubscribed_at IS NOT NULL)::int AS unsubscribed_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE')::int AS positive_reply_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'NEGATIVE')::int AS negative_reply_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'NEUTRAL')::int AS neutral_reply_count,
-         count(*) FILTER (WHERE s.sent_at >= $3 AND s.sent_at < $4)::int AS email_sent_today
-    FROM sent_emails s
-    JOIN leads l ON l.id = s.lead_id
-    LEFT JOIN lead_labels ll ON ll.workspace_id = l.workspace_id AND ll.key = l.label
-   WHERE s.workspace_id = $1 AND s.campaign_id = ANY($2::text[])
-   GROUP BY s.campaign_id`;
-
-/**
  * Sends of today (UTC) per campaign: a range of each campaign's sends by send time, index
  * only (sent_emails_campaign_id_sent_at_… covers it). The campaigns are the workspace's.
  * Parameters: $1 workspace, $2 campaign ids, $3 start of today, $4 start of tomorrow.
@@ -258,21 +220,3 @@ export async function listCampaignObjects(options: {
     ),
   );
 }
-
-/**
- * Workspace totals over sends in [$2, $3) and all of the workspace's leads.
- * Parameters: $1 workspace, $2 start, $3 end.
- */
-export const WORKSPACE_STATS_SQL = `
-  SELECT (SELECT count(*)::int FROM leads WHERE workspace_id = $1) AS lead_count,
-         count(DISTINCT s.lead_id)::int AS contacted_count,
-         count(s.id)::int AS sent_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.opened_at IS NOT NULL)::int AS unique_opened_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL)::int AS replied_count,
-         count(s.bounced_at)::int AS bounced_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.unsubscribed_at IS NOT NULL)::int AS unsubscribed_count,
-         count(DISTINCT s.lead_id) FILTER (WHERE s.replied_at IS NOT NULL AND ll.sentiment = 'POSITIVE')::int AS positive_reply_count
-    FROM sent_emails s
-    JOIN leads l ON l.id = s.lead_id
-    LEFT JOIN lead_labels ll ON ll.workspace_id = l.workspace_id AND ll.key = l.label
-   WHERE s.workspace_id = $1 AND s.sent_at >= $2 AND s.sent_at < $3`;

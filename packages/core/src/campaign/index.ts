@@ -23,9 +23,8 @@ export { rate } from './campaign.rules';
 export { OPEN_RANGE } from './variation-stats.queries';
 // The kept campaign counters (the campaign summary reads them; workspace.delete counts the leads it takes off the organization).
 export { countCampaignLeads, readCampaignCounters, type CampaignCounterRow } from './campaign-counters.queries';
-// The kept day statistics (the date-ranged analytics read them; their test compares stats/all's with WORKSPACE_STATS_SQL).
+// The kept day statistics (the date-ranged analytics read them; their test compares stats/all's with a recomputation).
 export { allCampaignStats, foldCampaignDayStats, readCampaignDayStats, WORKSPACE_SCOPE, type DayStatsRow } from './campaign-day-stats.queries';
-export { WORKSPACE_STATS_SQL } from './campaign.queries';
 
 export const campaignOperations = {
   variationStats: getVariationStats,
