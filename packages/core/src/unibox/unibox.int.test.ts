@@ -434,14 +434,30 @@ describe('sending from the unibox', () => {
     expect(bad.fieldErrors[0]!.field).toBe('from');
   });
 
-  it('stops at the daily limit: campaign sends and unibox sends since midnight in the workspace zone', async () => {
+  it('stops at the daily limit: campaign, warmup and unibox sends since midnight in the workspace zone', async () => {
     const s = await setup({ timezone: 'America/New_York', mailbox: { dailyLimit: 3 } });
     const lead = await s.lead(s.camp.id, 'limit@lead.test');
     const sendAt = (at: string) =>
       recordTestSend({ db: db.prisma, organizationId: s.org.organizationId, workspaceId: s.ws, campaignId: s.camp.id, leadId: lead, emailAccountId: s.alice, step: 1, variationId: s.camp.variations[1]!.A!, variationLabel: 'A', sentAt: new Date(at) });
     // 23:00 on the 9th in New York (04:00 UTC on the 10th is its midnight): yesterday.
     await sendAt('2026-03-10T03:00:00Z');
-    await sendAt('2026-03-10T05:00:00Z');
+    // A warmup e-mail this morning counts as the sending engine counts it.
+    const peer = await s.mailbox('peer@sender.test');
+    const warmupId = newId();
+    await db.prisma.warmupMessage.create({
+      data: {
+        id: warmupId,
+        organizationId: s.org.organizationId,
+        workspaceId: s.ws,
+        senderAccountId: s.alice,
+        recipientAccountId: peer,
+        code: `code-${warmupId}`,
+        messageId: `${warmupId}@sender.test`,
+        threadId: `${warmupId}@sender.test`,
+        subject: 'warmup',
+        sentAt: new Date('2026-03-10T05:00:00Z'),
+      },
+    });
     const counted = await sendAt('2026-03-10T11:00:00Z');
     // A campaign send's copy in a thread, and a draft, do not count again.
     const t = await s.thread({ leadId: lead, at: '2026-03-10T11:00:00Z' });

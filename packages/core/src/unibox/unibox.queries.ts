@@ -99,8 +99,9 @@ export const UNREAD_COUNT_SQL = `
 
 /**
  * Takes one of a mailbox's sends for today for the unified inbox, if its daily limit has
- * room: campaign sends recorded today (mailbox_day_counts, kept by triggers), sends the
- * scheduler claimed and has not yet recorded, and the unibox sends counted on the mailbox.
+ * room: campaign and warmup sends recorded today (mailbox_day_counts, kept by triggers; the
+ * sending engine counts the same), sends the scheduler claimed and has not yet recorded, and
+ * the unibox sends counted on the mailbox.
  * Run after locking the mailbox row (the scheduler's claim takes the same lock), so neither
  * passes the other's count; one statement, so a send moving from "claimed" to "recorded" is
  * counted once. No row back: the limit is reached. $1 mailbox, $2 day start.
@@ -110,7 +111,8 @@ export const RESERVE_UNIBOX_SEND_SQL = `
      SET unibox_sent_today = CASE WHEN e.unibox_day_start = $2::timestamptz THEN e.unibox_sent_today + 1 ELSE 1 END,
          unibox_day_start = $2::timestamptz
    WHERE e.id = $1
-     AND coalesce((SELECT ${countedToday({ row: 'k', column: 'sent', day: '$2::timestamptz' })} FROM mailbox_day_counts k WHERE k.email_account_id = e.id), 0)
+     AND coalesce((SELECT ${countedToday({ row: 'k', column: 'sent', day: '$2::timestamptz' })} + ${countedToday({ row: 'k', column: 'warmup_sent', day: '$2::timestamptz' })}
+                     FROM mailbox_day_counts k WHERE k.email_account_id = e.id), 0)
        + (SELECT count(*) FROM leads l WHERE l.email_account_id = e.id AND l.claimed_at IS NOT NULL)
        + CASE WHEN e.unibox_day_start = $2::timestamptz THEN e.unibox_sent_today ELSE 0 END < e.daily_limit
   RETURNING e.unibox_sent_today`;
