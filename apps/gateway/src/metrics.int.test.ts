@@ -177,6 +177,12 @@ describe('the workers’ counters and the queues', () => {
     // Read twice, stored and counted once.
     expect(await ingestMessage({ deps: server.deps.service, mailbox: { id: mailboxId, ...base, email: MAILBOX }, raw })).toMatchObject({ status: 'duplicate' });
     expect(sample(await metricsOf(), 'outreach_replies_total', { kind: 'reply' })).toBe(sample(afterReply, 'outreach_replies_total', { kind: 'reply' }));
+
+    // A delete left to the purge worker (none runs here) waits in its queue.
+    const deletes = (text: string) => sample(text, 'outreach_queue_depth', { queue: 'deletes_pending' })!;
+    const beforeDelete = deletes(await metricsOf());
+    await server.db.prisma.campaign.update({ where: { id: campaign.id }, data: { deletedAt: new Date(), status: 'ARCHIVED' } });
+    expect(deletes(await metricsOf())).toBe(beforeDelete + 1);
   });
 
   it('keeps each app’s counts apart: the app without a token counted nothing of this', async () => {

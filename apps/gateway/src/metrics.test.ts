@@ -31,7 +31,7 @@ describe('bearerMatches', () => {
 
 describe('createMetrics', () => {
   it('counts what the workers report, a failed worker round included', async () => {
-    const metrics = createMetrics({ token: TOKEN, db: fakeDb(async () => [{ sends_due: 0, webhook_deliveries_pending: 0 }]), clock: systemClock, log: silentLogger });
+    const metrics = createMetrics({ token: TOKEN, db: fakeDb(async () => [{ sends_due: 0, webhook_deliveries_pending: 0, deletes_pending: 0 }]), clock: systemClock, log: silentLogger });
     metrics.observer.onSent({ outcome: 'accepted' });
     metrics.observer.onSent({ outcome: 'bounced' });
     metrics.observer.onBounce({ kind: 'hard' });
@@ -71,7 +71,7 @@ describe('createMetrics', () => {
       token: TOKEN,
       db: fakeDb(async () => {
         if (down) throw new Error('connection refused');
-        return [{ sends_due: 7, webhook_deliveries_pending: 3 }];
+        return [{ sends_due: 7, webhook_deliveries_pending: 3, deletes_pending: 2 }];
       }),
       clock: systemClock,
       log: silentLogger,
@@ -80,6 +80,7 @@ describe('createMetrics', () => {
     let text = await metrics.registry.metrics();
     expect(valueOf(text, 'outreach_queue_depth{queue="sends_due"}')).toBe(7);
     expect(valueOf(text, 'outreach_queue_depth{queue="webhook_deliveries_pending"}')).toBe(3);
+    expect(valueOf(text, 'outreach_queue_depth{queue="deletes_pending"}')).toBe(2);
     expect(valueOf(text, 'outreach_db_pool_clients{state="total"}')).toBe(4);
     down = true;
     waiting = 2;
@@ -89,7 +90,7 @@ describe('createMetrics', () => {
   });
 
   it('keeps each instance’s registry apart, and exports no pool metrics without a pool', async () => {
-    const db = fakeDb(async () => [{ sends_due: 0, webhook_deliveries_pending: 0 }]);
+    const db = fakeDb(async () => [{ sends_due: 0, webhook_deliveries_pending: 0, deletes_pending: 0 }]);
     const one = createMetrics({ token: TOKEN, db, clock: systemClock, log: silentLogger });
     const two = createMetrics({ token: TOKEN, db, clock: systemClock, log: silentLogger });
     one.observer.onSent({ outcome: 'accepted' });

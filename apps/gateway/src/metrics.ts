@@ -122,7 +122,7 @@ export function createMetrics(options: {
   });
   new Gauge({
     name: 'outreach_queue_depth',
-    help: 'Work waiting, read from the database at each scrape: sends_due (leads of ACTIVE campaigns whose next send time has come), webhook_deliveries_pending.',
+    help: 'Work waiting, read from the database at each scrape: sends_due (leads of ACTIVE campaigns whose next send time has come), webhook_deliveries_pending, deletes_pending (campaigns, workspaces and organizations the purge worker has still to finish).',
     labelNames: ['queue'] as const,
     registers,
     async collect() {
@@ -130,6 +130,7 @@ export function createMetrics(options: {
         const depths = await queueDepths({ db, now: clock.now() });
         this.set({ queue: 'sends_due' }, depths.sendsDue);
         this.set({ queue: 'webhook_deliveries_pending' }, depths.webhookDeliveriesPending);
+        this.set({ queue: 'deletes_pending' }, depths.deletesPending);
       } catch (error) {
         // No stale value: the series are absent from this scrape.
         this.reset();

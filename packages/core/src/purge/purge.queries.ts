@@ -43,16 +43,6 @@ export async function nextPurgeTarget(db: PrismaClient): Promise<PurgeTarget | n
   return organization[0] ? { kind: 'organization', id: organization[0].id } : null;
 }
 
-/** Deleted campaigns, workspaces and organizations still to purge (the metrics and the CLI). */
-export async function purgeBacklog(db: PrismaClient): Promise<{ campaigns: number; workspaces: number; organizations: number }> {
-  const [row] = await db.$queryRawUnsafe<{ campaigns: number; workspaces: number; organizations: number }[]>(
-    `SELECT (SELECT count(*) FROM campaigns WHERE deleted_at IS NOT NULL)::int AS campaigns,
-            (SELECT count(*) FROM workspaces WHERE deleted_at IS NOT NULL)::int AS workspaces,
-            (SELECT count(*) FROM organizations WHERE deleted_at IS NOT NULL)::int AS organizations`,
-  );
-  return row!;
-}
-
 // The catalogue changes only with a migration, which runs before the workers start: read once per client.
 const catalogue = new WeakMap<PrismaClient, Map<PurgeColumn, Promise<string[]>>>();
 
