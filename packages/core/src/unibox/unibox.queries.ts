@@ -144,6 +144,21 @@ export const LEAD_THREAD_SQL = `
    LIMIT 1`;
 
 /**
+ * LEAD_THREAD_SQL for several leads at once (the engine's batched recording): each lead with
+ * its conversation's thread, leads without one left out. $1 workspaces, $2 leads (pairwise).
+ */
+export const LEAD_THREADS_SQL = `
+  SELECT x.lead_id, t.id
+    FROM unnest($1::text[], $2::text[]) AS x(workspace_id, lead_id)
+   CROSS JOIN LATERAL (
+     SELECT u.id FROM unibox_threads u
+      WHERE u.workspace_id = x.workspace_id
+        AND u.lead_id IN (SELECT x.lead_id UNION SELECT l.source_lead_id FROM leads l WHERE l.id = x.lead_id AND l.source_lead_id IS NOT NULL)
+      ORDER BY u.last_message_at DESC, u.id DESC
+      LIMIT 1
+   ) t`;
+
+/**
  * Our campaign e-mails to a lead (and to its parent-campaign lead) copied into a thread as
  * OUT messages: all of them when a thread opens (reply ingestion, a conversation started
  * from the unibox), or one send ($3) that went out after the thread existed (the engine).

@@ -28,51 +28,83 @@ export async function emitWebhookEvent(options: {
   now: Date;
   replyKind?: ReplyKind;
 }): Promise<number> {
-  const { tx, workspaceId, event, campaignId, now } = options;
+  const { fields } = options;
+  return emitWebhookEvents({
+    tx: options.tx,
+    event: options.event,
+    replyKind: options.replyKind,
+    items: [{ workspaceId: options.workspaceId, campaignId: options.campaignId, now: options.now }],
+    fields: async () => [typeof fields === 'function' ? await fields() : fields],
+  });
+}
+
+/**
+ * emitWebhookEvent for several occurrences of one event at once (the engine records a batch of
+ * sends): one read of the subscribers for all of them, one insert of all their deliveries, and
+ * `fields` called once, with the items some webhook subscribes to (it answers their fields in
+ * that order). Each item's deliveries are as emitWebhookEvent would queue them, at its own `now`.
+ */
+export async function emitWebhookEvents<T extends { workspaceId: string; campaignId: string | null; now: Date }>(options: {
+  tx: Tx;
+  event: string;
+  items: T[];
+  fields: (subscribed: T[]) => Promise<Record<string, unknown>[]>;
+  replyKind?: ReplyKind;
+}): Promise<number> {
+  const { tx, event, items } = options;
+  if (!items.length) return 0;
   // $5 is NULL for events that are not replies, and `NULL = 'out_of_office'` is NULL, whose
   // NOT is NULL too: IS NOT DISTINCT FROM keeps such events for the webhooks that ignore
   // out-of-office or automatic replies.
   // A failing webhook's pending deliveries wait for the retry time of its last failure (the
   // worker's circuit breaker), which its newest pending one carries: a new event waits for it
   // too, or it would be POSTed at once and count another failure before the backoff has passed.
-  const hooks = await tx.$queryRawUnsafe<{ id: string; name: string; workspace_name: string; held_until: Date | null }[]>(
-    `SELECT h.id, h.name, w.name AS workspace_name,
+  const hooks = await tx.$queryRawUnsafe<{ n: number; id: string; name: string; workspace_name: string; held_until: Date | null }[]>(
+    `SELECT i.n::int AS n, h.id, h.name, w.name AS workspace_name,
             CASE WHEN h.consecutive_failures > 0 THEN (
               SELECT d.next_attempt_at FROM webhook_deliveries d
                WHERE d.webhook_id = h.id AND d.status = 'PENDING'
                ORDER BY d.created_at DESC LIMIT 1) END AS held_until
-       FROM webhooks h JOIN workspaces w ON w.id = h.workspace_id
-      WHERE h.workspace_id = $1 AND h.status = 'ACTIVE' AND $2 = ANY(h.event_types)
-        AND ($3::text IS NULL OR $4 = ANY(h.camp_ids) OR $3 = ANY(h.camp_ids))
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS i(workspace_id, campaign_id, n)
+       JOIN webhooks h ON h.workspace_id = i.workspace_id
+       JOIN workspaces w ON w.id = h.workspace_id
+      WHERE h.status = 'ACTIVE' AND $3 = ANY(h.event_types)
+        AND (i.campaign_id IS NULL OR $4 = ANY(h.camp_ids) OR i.campaign_id = ANY(h.camp_ids))
         AND NOT ($5::text IS NOT DISTINCT FROM 'out_of_office' AND h.ignore_ooo)
-        AND NOT ($5::text IS NOT DISTINCT FROM 'automatic_reply' AND h.ignore_automatic)`,
-    workspaceId,
+        AND NOT ($5::text IS NOT DISTINCT FROM 'automatic_reply' AND h.ignore_automatic)
+      ORDER BY i.n`,
+    items.map((i) => i.workspaceId),
+    items.map((i) => i.campaignId),
     event,
-    campaignId,
     ALL_CAMPAIGNS,
     options.replyKind ?? null,
   );
   if (!hooks.length) return 0;
-  const fields = typeof options.fields === 'function' ? await options.fields() : options.fields;
+  const subscribed = [...new Set(hooks.map((h) => h.n - 1))];
+  const computed = await options.fields(subscribed.map((k) => items[k]!));
+  const fieldsOf = new Map(subscribed.map((k, j) => [k, computed[j]!]));
   await tx.webhookDelivery.createMany({
-    data: hooks.map((hook) => ({
-      id: newId(now.getTime()),
-      webhookId: hook.id,
-      workspaceId,
-      event,
-      payload: JSON.parse(
-        JSON.stringify({
-          ...fields,
-          webhook_id: hook.id,
-          webhook_name: hook.name,
-          webhook_event: event,
-          workspace_id: workspaceId,
-          workspace_name: hook.workspace_name,
-        }),
-      ),
-      nextAttemptAt: hook.held_until && new Date(hook.held_until) > now ? new Date(hook.held_until) : now,
-      createdAt: now,
-    })),
+    data: hooks.map((hook) => {
+      const item = items[hook.n - 1]!;
+      return {
+        id: newId(item.now.getTime()),
+        webhookId: hook.id,
+        workspaceId: item.workspaceId,
+        event,
+        payload: JSON.parse(
+          JSON.stringify({
+            ...fieldsOf.get(hook.n - 1),
+            webhook_id: hook.id,
+            webhook_name: hook.name,
+            webhook_event: event,
+            workspace_id: item.workspaceId,
+            workspace_name: hook.workspace_name,
+          }),
+        ),
+        nextAttemptAt: hook.held_until && new Date(hook.held_until) > item.now ? new Date(hook.held_until) : item.now,
+        createdAt: item.now,
+      };
+    }),
   });
   return hooks.length;
 }
