@@ -45,9 +45,10 @@ export function labelOf(sql: string): string {
   if (/FROM email_accounts WHERE id = ANY/.test(sql)) return 'CAMPAIGN_MAILBOXES_SQL';
   if (/FROM additional_fields/.test(sql)) return 'ADDITIONAL_FIELDS_SQL';
   if (/FROM sent_emails WHERE lead_id = ANY/.test(sql)) return 'THREAD_HISTORY_SQL';
+  if (/INSERT INTO sent_emails/.test(sql) && /json_to_recordset/.test(sql)) return 'RECORD_SENTS_SQL (a batch)';
   if (/json_to_recordset/.test(sql) && /UPDATE leads l/.test(sql)) return 'APPLY_CLAIM_SQL';
   if (/INSERT INTO sent_emails/.test(sql)) return 'RECORD_SENT_SQL';
-  if (/FROM webhooks h/.test(sql)) return 'webhook subscribers';
+  if (/webhooks h\b/.test(sql)) return 'webhook subscribers';
   if (/FROM unibox_threads/.test(sql)) return 'unibox thread of the lead';
   if (/SET status = 'COMPLETED'/.test(sql)) return 'COMPLETE_CAMPAIGNS_SQL';
   return sql.trim().split(/\s+/).slice(0, 6).join(' ');

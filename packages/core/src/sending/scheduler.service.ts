@@ -44,6 +44,7 @@ import type { CampaignRow, LeadRow } from './scheduler.queries';
 import { type ClaimedSend, decideSend } from './send-decision.rules';
 import { type CampaignState, claimScope, type CountedMailbox, mailboxesForLeads } from './claim-scope.rules';
 import { deliverClaim } from './send-delivery.service';
+import { createSendRecorder } from './send-record.service';
 
 /** How long a claim holds a lead before another worker may take it over. */
 export const CLAIM_LEASE_MS = 5 * 60_000;
@@ -371,9 +372,11 @@ export async function runSchedulerTick(options: {
   const { deps } = options;
   const now = deps.ports.clock.now();
   const claim = await claimDueSends({ deps, now, maxSends: options.maxSends ?? 100, workspaceIds: options.workspaceIds, leaseMs: options.claimLeaseMs });
+  // The tick's accepted sends are recorded in batches (send-record.service.ts).
+  const recorder = createSendRecorder({ deps });
   const results = await Promise.all(
     claim.claims.map((c) =>
-      deliverClaim({ deps, claim: c }).catch((error: unknown) => {
+      deliverClaim({ deps, claim: c, recorder }).catch((error: unknown) => {
         // The lease hands the lead back to a later tick.
         deps.log.error({ err: error, leadId: c.leadId, sendId: c.sendId }, 'delivering a claimed send failed');
         return 'lost_claim' as const;

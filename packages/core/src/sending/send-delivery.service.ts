@@ -7,24 +7,20 @@
  * without the mark is sent again (at-least-once); one with it is recorded as sent with
  * outcome unknown and not sent again (at-most-once from the end of the body on).
  */
-import { newId, type Tx } from '@outreach/db';
+import type { Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
-import { observerOf } from '../shared/observer';
 import type { SendOutcome } from '../shared/mail-sender';
-import { bouncedEmailFields, emailSentFields, emitWebhookEvent, systemAlertFields, type PayloadLead } from '../webhook/index';
-import { leadsForEvents } from '../lead/index';
+import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
 import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
 import { MAX_SEND_ATTEMPTS, retryDelayMs } from './pacing.rules';
-import { MARK_DATA_SQL, RECORD_SENT_SQL } from './scheduler.queries';
-import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/index';
-import { pauseOnBounceRate } from '../shared/bounce-protection.service';
-import { evaluateMailboxRules } from '../account-automation/index';
+import { MARK_DATA_SQL } from './scheduler.queries';
 import type { ClaimedSend } from './send-decision.rules';
+import { recordSend, type AcceptedSend, type SendRecorder } from './send-record.service';
 
 export type DeliveryResult = 'sent' | 'unconfirmed' | 'bounced' | 'deferred' | 'mailbox_disconnected' | 'lost_claim';
 
 /**
- * Sends one claimed e-mail and records the outcome in one transaction. While the body goes
+ * Sends one claimed e-mail and records the outcome (send-record.service.ts). While the body goes
  * out (the server accepted the envelope and DATA), the lead is marked (MARK_DATA_SQL), and
  * the body's end waits for the mark; only while this claim still holds the lead: a claim
  * lost meanwhile (taken over after its lease, the lead stopped) sends no complete body. Then:
@@ -40,11 +36,18 @@ export type DeliveryResult = 'sent' | 'unconfirmed' | 'bounced' | 'deferred' | '
  * A claim whose earlier attempt died with its body going out (dataStartedAt) is not sent:
  * it is recorded as sent, outcome unknown (`unconfirmed`), and logged at warn.
  */
-export async function deliverClaim(options: { deps: ServiceDeps; claim: ClaimedSend }): Promise<DeliveryResult> {
+export async function deliverClaim(options: {
+  deps: ServiceDeps;
+  claim: ClaimedSend;
+  /** Records accepted sends together with others of the tick (send-record.service.ts); each on its own when absent. */
+  recorder?: SendRecorder;
+}): Promise<DeliveryResult> {
   const { deps, claim } = options;
+  const recordAccepted = (send: AcceptedSend) =>
+    options.recorder ? options.recorder.record(send) : recordSend({ deps, claim: send.claim, now: send.now, bounce: null, outcomeUnknown: send.outcomeUnknown });
   const log = deps.log.child({ sendId: claim.sendId, leadId: claim.leadId, campaignId: claim.campaignId, mailbox: claim.mailbox.email });
   if (claim.dataStartedAt) {
-    const recorded = await recordSend({ deps, claim, now: deps.ports.clock.now(), bounce: null, outcomeUnknown: true });
+    const recorded = await recordAccepted({ claim, now: deps.ports.clock.now(), outcomeUnknown: true });
     log.warn(
       { messageId: claim.message.messageId, step: claim.step, dataStartedAt: claim.dataStartedAt },
       'recorded as sent, outcome unknown: the worker sending this e-mail stopped after handing its body to the SMTP server; not sent again',
@@ -90,7 +93,7 @@ export async function deliverClaim(options: { deps: ServiceDeps; claim: ClaimedS
 
   switch (outcome.status) {
     case 'sent': {
-      const recorded = await recordSend({ deps, claim, now, bounce: null });
+      const recorded = await recordAccepted({ claim, now, outcomeUnknown: false });
       log.debug({ messageId: claim.message.messageId, step: claim.step }, 'sent');
       return recorded ? 'sent' : 'lost_claim';
     }
@@ -159,139 +162,4 @@ async function releaseLead(tx: Tx, claim: ClaimedSend, now: Date): Promise<void>
     claim.sendId,
     now.toISOString(),
   );
-}
-
-/** Records a send (accepted, bounced, or outcome unknown) and moves the lead on; true when this claim still held the lead. */
-async function recordSend(options: {
-  deps: ServiceDeps;
-  claim: ClaimedSend;
-  now: Date;
-  bounce: { kind: 'hard' | 'soft'; code: number | null; message: string } | null;
-  outcomeUnknown?: boolean;
-}): Promise<boolean> {
-  const { deps, claim, now, bounce } = options;
-  const nowIso = now.toISOString();
-  const result = await deps.db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRawUnsafe<{ inserted: number; lead_status: string | null }[]>(
-      RECORD_SENT_SQL,
-      claim.sendId,
-      claim.organizationId,
-      claim.workspaceId,
-      claim.campaignId,
-      claim.parentCampaignId,
-      claim.leadId,
-      claim.mailbox.id,
-      claim.step,
-      claim.variationId,
-      claim.variationLabel,
-      claim.message.messageId,
-      claim.message.subject,
-      claim.message.html ?? claim.message.text,
-      claim.message.html === null,
-      nowIso,
-      bounce ? nowIso : null,
-      bounce ? 'BOUNCED' : null,
-      bounce ? null : (claim.nextDueAt?.toISOString() ?? null),
-      bounce ? bounce.message.slice(0, 1000) : null,
-      options.outcomeUnknown ?? false,
-    );
-    const held = row?.lead_status !== null && row?.lead_status !== undefined;
-    const inserted = Boolean(row?.inserted);
-    const payloadLead = async (): Promise<PayloadLead> =>
-      (await leadsForEvents({ tx, leadIds: [claim.leadId] })).get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail };
-    const campaign = { id: claim.campaignId, name: claim.campaignName };
-    if (!bounce) {
-      if (row?.inserted) {
-        // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows this send too.
-        const [thread] = await tx.$queryRawUnsafe<{ id: string }[]>(LEAD_THREAD_SQL, claim.workspaceId, claim.leadId);
-        if (thread) {
-          await tx.$executeRawUnsafe(COPY_CAMPAIGN_SENDS_SQL, thread.id, claim.leadId, claim.sendId);
-          await tx.uniboxThread.update({ where: { id: thread.id }, data: { lastMessageAt: now } });
-        }
-        await emitWebhookEvent({
-          tx,
-          workspaceId: claim.workspaceId,
-          event: 'EMAIL_SENT',
-          campaignId: claim.campaignId,
-          now,
-          fields: async () =>
-            emailSentFields({
-              lead: await payloadLead(),
-              campaign,
-              send: {
-                sender_email: claim.mailbox.email,
-                subject: claim.message.subject,
-                body: claim.message.html ?? claim.message.text,
-                step: claim.step,
-                variation: claim.variationLabel,
-                message_id: claim.message.messageId,
-                sent_at: now,
-              },
-            }),
-        });
-      }
-      return { held, inserted, paused: null };
-    }
-    await tx.emailEvent.create({
-      data: {
-        id: newId(now.getTime()),
-        workspaceId: claim.workspaceId,
-        sentEmailId: claim.sendId,
-        campaignId: claim.campaignId,
-        leadId: claim.leadId,
-        type: 'BOUNCE',
-        data: { kind: bounce.kind, code: bounce.code, message: bounce.message, mailbox: claim.mailbox.email },
-        occurredAt: now,
-      },
-    });
-    if (row?.lead_status === 'BOUNCED') {
-      await tx.leadEvent.create({
-        data: {
-          id: newId(now.getTime()),
-          workspaceId: claim.workspaceId,
-          leadId: claim.leadId,
-          campaignId: claim.campaignId,
-          type: 'STATUS_CHANGED',
-          data: { to: 'BOUNCED', reason: bounce.message, code: bounce.code, kind: bounce.kind },
-          occurredAt: now,
-        },
-      });
-    }
-    const paused = await pauseOnBounceRate({ tx, campaignId: claim.campaignId, now });
-    await emitWebhookEvent({
-      tx,
-      workspaceId: claim.workspaceId,
-      event: 'BOUNCED_EMAIL',
-      campaignId: claim.campaignId,
-      now,
-      fields: async () =>
-        bouncedEmailFields({
-          lead: await payloadLead(),
-          campaign,
-          bounce: { at: now, sender_email: claim.mailbox.email, message: bounce.message, bounce_type: bounce.kind, campaign_paused: paused !== null },
-        }),
-    });
-    if (paused) {
-      await emitWebhookEvent({
-        tx,
-        workspaceId: claim.workspaceId,
-        event: 'SYSTEM_ALERT',
-        campaignId: null,
-        now,
-        fields: systemAlertFields({ alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${claim.campaignName}" paused: ${paused}`, at: now, camp_id: claim.campaignId, campaign_name: claim.campaignName }),
-      });
-    }
-    // The mailbox's automation rules see this bounce at once: one pausing it takes it out of
-    // the rotation before the next claim (account-automation/, evaluateMailboxRules).
-    await evaluateMailboxRules({ tx, emailAccountId: claim.mailbox.id, now, log: deps.log });
-    return { held, inserted, paused };
-  });
-  // Committed: a new send row (a send recorded twice, under the same Message-ID, is counted once).
-  if (result.inserted) {
-    const observer = observerOf(deps);
-    observer.onSent({ outcome: bounce ? 'bounced' : options.outcomeUnknown ? 'unconfirmed' : 'accepted' });
-    if (bounce) observer.onBounce({ kind: bounce.kind });
-  }
-  if (result.paused) deps.log.warn({ campaignId: claim.campaignId, reason: result.paused }, 'campaign paused by bounce protection');
-  return result.held;
 }

@@ -1,0 +1,78 @@
+// SQL of the batched recording of accepted sends (send-record.service.ts). Timestamps travel
+// as ISO strings cast in SQL, as in scheduler.queries.ts.
+
+/** One accepted send as RECORD_SENTS_SQL reads it (json_to_recordset). */
+export interface SentRow {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  campaign_id: string;
+  parent_campaign_id: string | null;
+  lead_id: string;
+  email_account_id: string;
+  step: number;
+  variation_id: string;
+  variation_label: string | null;
+  message_id: string;
+  subject: string;
+  body: string;
+  is_text: boolean;
+  sent_at: string;
+  /** When the lead's next step is due; null: this was its last step. */
+  next_due_at: string | null;
+  outcome_unknown: boolean;
+}
+
+/**
+ * RECORD_SENT_SQL (scheduler.queries.ts) without a bounce, for many sends in one statement:
+ * each send recorded (idempotent on its Message-ID) and its lead moved on, only where the lead
+ * still holds that send (pending_send_id; a lead stopped meanwhile keeps its stop), each
+ * mailbox's last send time set. One row back per send: whether its sent_emails row is new and
+ * the lead's status if this send still held it (null: the claim was lost).
+ *
+ * A data-modifying WITH runs whether or not the final SELECT reads it (um).
+ * The rows go in by campaign and mailbox: their row triggers (day counts) lock those counters'
+ * rows in that order, so two batches recording at once cannot wait on each other in a cycle.
+ * $1 a JSON array of SentRow, at most one per lead.
+ */
+export const RECORD_SENTS_SQL = `
+  WITH x AS (
+    SELECT * FROM json_to_recordset($1::json) AS x(
+      id text, organization_id text, workspace_id text, campaign_id text, parent_campaign_id text, lead_id text,
+      email_account_id text, step int, variation_id text, variation_label text, message_id text, subject text, body text,
+      is_text boolean, sent_at timestamptz, next_due_at timestamptz, outcome_unknown boolean)
+  ),
+  ins AS (
+    INSERT INTO sent_emails (id, organization_id, workspace_id, campaign_id, parent_campaign_id, lead_id,
+                             email_account_id, step, variation_id, variation_label, message_id, subject, body,
+                             is_text, sent_at, bounced_at, outcome_unknown)
+    SELECT id, organization_id, workspace_id, campaign_id, parent_campaign_id, lead_id,
+           email_account_id, step, variation_id, variation_label, message_id, subject, body,
+           is_text, sent_at, NULL, outcome_unknown
+      FROM x ORDER BY campaign_id, email_account_id, id
+    ON CONFLICT (workspace_id, message_id) DO NOTHING
+    RETURNING id
+  ),
+  ul AS (
+    UPDATE leads l
+       SET current_step = GREATEST(l.current_step, x.step), last_sent_at = x.sent_at, claimed_at = NULL,
+           pending_send_id = NULL, pending_variation_id = NULL, pending_data_at = NULL, send_attempts = 0,
+           status = CASE WHEN l.status IN ('NOT_CONTACTED', 'CONTACTED')
+                           THEN (CASE WHEN x.next_due_at IS NULL THEN 'COMPLETED' ELSE 'CONTACTED' END)::"LeadStatus"
+                         ELSE l.status END,
+           is_completed = l.is_completed OR x.next_due_at IS NULL,
+           next_send_at = CASE WHEN x.next_due_at IS NULL OR l.is_completed
+                                 OR l.status NOT IN ('NOT_CONTACTED', 'CONTACTED', 'REPLIED') THEN NULL
+                               ELSE x.next_due_at END,
+           updated_at = x.sent_at
+      FROM x WHERE l.id = x.lead_id AND l.pending_send_id = x.id
+    RETURNING l.id, l.status::text AS status
+  ),
+  um AS (
+    UPDATE email_accounts e SET last_sent_at = m.at
+      FROM (SELECT email_account_id, max(sent_at) AS at FROM x GROUP BY email_account_id) m
+     WHERE e.id = m.email_account_id
+    RETURNING 1
+  )
+  SELECT x.id, (ins.id IS NOT NULL) AS inserted, ul.status AS lead_status
+    FROM x LEFT JOIN ins ON ins.id = x.id LEFT JOIN ul ON ul.id = x.lead_id`;

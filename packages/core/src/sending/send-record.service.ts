@@ -1,0 +1,298 @@
+/**
+ * Recording what a delivery did: a send accepted, bounced, or sent with outcome unknown, and
+ * the lead moved on (send-delivery.service.ts decides which).
+ *
+ * Accepted sends (and those recorded with outcome unknown) of a tick are recorded together
+ * (createSendRecorder): a batch is one transaction of set-based statements (RECORD_SENTS_SQL,
+ * the leads' unibox threads, the EMAIL_SENT webhook events), instead of one transaction of
+ * about five round trips per e-mail. A batch goes when it is full or at the next turn of the
+ * event loop when none is being written, so a lone send is not held back, and sends answered
+ * while one batch is written go together in the next one. A batch that fails is recorded
+ * send by send (recordSend), so one bad row loses no other. Bounces are recorded one by one.
+ */
+import { newId } from '@outreach/db';
+import type { ServiceDeps } from '../shared/context';
+import { observerOf } from '../shared/observer';
+import { bouncedEmailFields, emailSentFields, emitWebhookEvent, emitWebhookEvents, systemAlertFields, type PayloadLead } from '../webhook/index';
+import { leadsForEvents } from '../lead/index';
+import { RECORD_SENT_SQL } from './scheduler.queries';
+import { RECORD_SENTS_SQL, type SentRow } from './send-record.queries';
+import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL, LEAD_THREADS_SQL } from '../unibox/index';
+import { pauseOnBounceRate } from '../shared/bounce-protection.service';
+import { evaluateMailboxRules } from '../account-automation/index';
+import type { ClaimedSend } from './send-decision.rules';
+
+/** An e-mail the server accepted, or one recorded without its answer (outcome unknown). */
+export interface AcceptedSend {
+  claim: ClaimedSend;
+  now: Date;
+  outcomeUnknown: boolean;
+}
+
+export interface SendRecorder {
+  /** Records an accepted send with others; true when this claim still held the lead. */
+  record(send: AcceptedSend): Promise<boolean>;
+}
+
+/** How many sends a batch records at most. */
+export const SEND_BATCH_SIZE = 50;
+
+interface Waiting extends AcceptedSend {
+  resolve: (held: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * A recorder of accepted sends in batches (one per tick: a batch holds at most one send per lead).
+ * A batch goes out when it reaches `batchSize`, or at the next turn of the event loop when no
+ * batch is being written; sends arriving while one is go together once it is done.
+ */
+export function createSendRecorder(options: { deps: ServiceDeps; batchSize?: number }): SendRecorder {
+  const { deps } = options;
+  const batchSize = options.batchSize ?? SEND_BATCH_SIZE;
+  const waiting: Waiting[] = [];
+  let scheduled = false;
+  let writing = 0;
+  const flush = () => {
+    scheduled = false;
+    while (waiting.length && (writing === 0 || waiting.length >= batchSize)) {
+      const batch = waiting.splice(0, batchSize);
+      writing += 1;
+      void recordBatch(deps, batch).finally(() => {
+        writing -= 1;
+        if (waiting.length && !scheduled) schedule();
+      });
+    }
+  };
+  const schedule = () => {
+    scheduled = true;
+    setImmediate(flush);
+  };
+  return {
+    record(send) {
+      return new Promise<boolean>((resolve, reject) => {
+        waiting.push({ ...send, resolve, reject });
+        if (waiting.length >= batchSize) flush();
+        else if (!scheduled && writing === 0) schedule();
+      });
+    },
+  };
+}
+
+const sentRow = ({ claim, now, outcomeUnknown }: AcceptedSend): SentRow => ({
+  id: claim.sendId,
+  organization_id: claim.organizationId,
+  workspace_id: claim.workspaceId,
+  campaign_id: claim.campaignId,
+  parent_campaign_id: claim.parentCampaignId,
+  lead_id: claim.leadId,
+  email_account_id: claim.mailbox.id,
+  step: claim.step,
+  variation_id: claim.variationId,
+  variation_label: claim.variationLabel,
+  message_id: claim.message.messageId,
+  subject: claim.message.subject,
+  body: claim.message.html ?? claim.message.text,
+  is_text: claim.message.html === null,
+  sent_at: now.toISOString(),
+  next_due_at: claim.nextDueAt?.toISOString() ?? null,
+  outcome_unknown: outcomeUnknown,
+});
+
+/** Records a batch in one transaction, or, should that fail, each send on its own; settles every send's promise. */
+async function recordBatch(deps: ServiceDeps, batch: Waiting[]): Promise<void> {
+  let rows: Map<string, { inserted: boolean; lead_status: string | null }>;
+  try {
+    rows = await deps.db.$transaction(async (tx) => {
+      const recorded = await tx.$queryRawUnsafe<{ id: string; inserted: boolean; lead_status: string | null }[]>(RECORD_SENTS_SQL, JSON.stringify(batch.map(sentRow)));
+      const byId = new Map(recorded.map((r) => [r.id, r]));
+      const fresh = batch.filter((s) => byId.get(s.claim.sendId)?.inserted);
+      if (!fresh.length) return byId;
+      // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows the send too.
+      const threads = await tx.$queryRawUnsafe<{ lead_id: string; id: string }[]>(
+        LEAD_THREADS_SQL,
+        fresh.map((s) => s.claim.workspaceId),
+        fresh.map((s) => s.claim.leadId),
+      );
+      const threadOf = new Map(threads.map((t) => [t.lead_id, t.id]));
+      for (const { claim, now } of fresh) {
+        const thread = threadOf.get(claim.leadId);
+        if (!thread) continue;
+        await tx.$executeRawUnsafe(COPY_CAMPAIGN_SENDS_SQL, thread, claim.leadId, claim.sendId);
+        await tx.uniboxThread.update({ where: { id: thread }, data: { lastMessageAt: now } });
+      }
+      await emitWebhookEvents({
+        tx,
+        event: 'EMAIL_SENT',
+        items: fresh.map((s) => ({ ...s, workspaceId: s.claim.workspaceId, campaignId: s.claim.campaignId })),
+        fields: async (subscribed) => {
+          const leads = await leadsForEvents({ tx, leadIds: subscribed.map((s) => s.claim.leadId) });
+          return subscribed.map(({ claim, now }) =>
+            emailSentFields({
+              lead: leads.get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail },
+              campaign: { id: claim.campaignId, name: claim.campaignName },
+              send: {
+                sender_email: claim.mailbox.email,
+                subject: claim.message.subject,
+                body: claim.message.html ?? claim.message.text,
+                step: claim.step,
+                variation: claim.variationLabel,
+                message_id: claim.message.messageId,
+                sent_at: now,
+              },
+            }),
+          );
+        },
+      });
+      return byId;
+    });
+  } catch (error) {
+    deps.log.warn({ err: error, sends: batch.length }, 'recording a batch of sends failed; recording each on its own');
+    await Promise.all(
+      batch.map((s) => recordSend({ deps, claim: s.claim, now: s.now, bounce: null, outcomeUnknown: s.outcomeUnknown }).then(s.resolve, s.reject)),
+    );
+    return;
+  }
+  // Committed: new send rows (a send recorded twice, under the same Message-ID, is counted once).
+  const observer = observerOf(deps);
+  for (const s of batch) {
+    const row = rows.get(s.claim.sendId);
+    if (row?.inserted) observer.onSent({ outcome: s.outcomeUnknown ? 'unconfirmed' : 'accepted' });
+    s.resolve(row?.lead_status !== null && row?.lead_status !== undefined);
+  }
+}
+
+/** Records a send (accepted, bounced, or outcome unknown) and moves the lead on; true when this claim still held the lead. */
+export async function recordSend(options: {
+  deps: ServiceDeps;
+  claim: ClaimedSend;
+  now: Date;
+  bounce: { kind: 'hard' | 'soft'; code: number | null; message: string } | null;
+  outcomeUnknown?: boolean;
+}): Promise<boolean> {
+  const { deps, claim, now, bounce } = options;
+  const nowIso = now.toISOString();
+  const result = await deps.db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRawUnsafe<{ inserted: number; lead_status: string | null }[]>(
+      RECORD_SENT_SQL,
+      claim.sendId,
+      claim.organizationId,
+      claim.workspaceId,
+      claim.campaignId,
+      claim.parentCampaignId,
+      claim.leadId,
+      claim.mailbox.id,
+      claim.step,
+      claim.variationId,
+      claim.variationLabel,
+      claim.message.messageId,
+      claim.message.subject,
+      claim.message.html ?? claim.message.text,
+      claim.message.html === null,
+      nowIso,
+      bounce ? nowIso : null,
+      bounce ? 'BOUNCED' : null,
+      bounce ? null : (claim.nextDueAt?.toISOString() ?? null),
+      bounce ? bounce.message.slice(0, 1000) : null,
+      options.outcomeUnknown ?? false,
+    );
+    const held = row?.lead_status !== null && row?.lead_status !== undefined;
+    const inserted = Boolean(row?.inserted);
+    const payloadLead = async (): Promise<PayloadLead> =>
+      (await leadsForEvents({ tx, leadIds: [claim.leadId] })).get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail };
+    const campaign = { id: claim.campaignId, name: claim.campaignName };
+    if (!bounce) {
+      if (row?.inserted) {
+        // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows this send too.
+        const [thread] = await tx.$queryRawUnsafe<{ id: string }[]>(LEAD_THREAD_SQL, claim.workspaceId, claim.leadId);
+        if (thread) {
+          await tx.$executeRawUnsafe(COPY_CAMPAIGN_SENDS_SQL, thread.id, claim.leadId, claim.sendId);
+          await tx.uniboxThread.update({ where: { id: thread.id }, data: { lastMessageAt: now } });
+        }
+        await emitWebhookEvent({
+          tx,
+          workspaceId: claim.workspaceId,
+          event: 'EMAIL_SENT',
+          campaignId: claim.campaignId,
+          now,
+          fields: async () =>
+            emailSentFields({
+              lead: await payloadLead(),
+              campaign,
+              send: {
+                sender_email: claim.mailbox.email,
+                subject: claim.message.subject,
+                body: claim.message.html ?? claim.message.text,
+                step: claim.step,
+                variation: claim.variationLabel,
+                message_id: claim.message.messageId,
+                sent_at: now,
+              },
+            }),
+        });
+      }
+      return { held, inserted, paused: null };
+    }
+    await tx.emailEvent.create({
+      data: {
+        id: newId(now.getTime()),
+        workspaceId: claim.workspaceId,
+        sentEmailId: claim.sendId,
+        campaignId: claim.campaignId,
+        leadId: claim.leadId,
+        type: 'BOUNCE',
+        data: { kind: bounce.kind, code: bounce.code, message: bounce.message, mailbox: claim.mailbox.email },
+        occurredAt: now,
+      },
+    });
+    if (row?.lead_status === 'BOUNCED') {
+      await tx.leadEvent.create({
+        data: {
+          id: newId(now.getTime()),
+          workspaceId: claim.workspaceId,
+          leadId: claim.leadId,
+          campaignId: claim.campaignId,
+          type: 'STATUS_CHANGED',
+          data: { to: 'BOUNCED', reason: bounce.message, code: bounce.code, kind: bounce.kind },
+          occurredAt: now,
+        },
+      });
+    }
+    const paused = await pauseOnBounceRate({ tx, campaignId: claim.campaignId, now });
+    await emitWebhookEvent({
+      tx,
+      workspaceId: claim.workspaceId,
+      event: 'BOUNCED_EMAIL',
+      campaignId: claim.campaignId,
+      now,
+      fields: async () =>
+        bouncedEmailFields({
+          lead: await payloadLead(),
+          campaign,
+          bounce: { at: now, sender_email: claim.mailbox.email, message: bounce.message, bounce_type: bounce.kind, campaign_paused: paused !== null },
+        }),
+    });
+    if (paused) {
+      await emitWebhookEvent({
+        tx,
+        workspaceId: claim.workspaceId,
+        event: 'SYSTEM_ALERT',
+        campaignId: null,
+        now,
+        fields: systemAlertFields({ alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${claim.campaignName}" paused: ${paused}`, at: now, camp_id: claim.campaignId, campaign_name: claim.campaignName }),
+      });
+    }
+    // The mailbox's automation rules see this bounce at once: one pausing it takes it out of
+    // the rotation before the next claim (account-automation/, evaluateMailboxRules).
+    await evaluateMailboxRules({ tx, emailAccountId: claim.mailbox.id, now, log: deps.log });
+    return { held, inserted, paused };
+  });
+  // Committed: a new send row (a send recorded twice, under the same Message-ID, is counted once).
+  if (result.inserted) {
+    const observer = observerOf(deps);
+    observer.onSent({ outcome: bounce ? 'bounced' : options.outcomeUnknown ? 'unconfirmed' : 'accepted' });
+    if (bounce) observer.onBounce({ kind: bounce.kind });
+  }
+  if (result.paused) deps.log.warn({ campaignId: claim.campaignId, reason: result.paused }, 'campaign paused by bounce protection');
+  return result.held;
+}
