@@ -6,7 +6,7 @@ import { newId, type Database } from '@outreach/db';
 import { createTestOrganization, testDatabase, testServiceDeps } from '../testing/index';
 import { systemClock, type Clock } from '../shared/ports';
 import type { ReplyKind } from './webhook-outbox.service';
-import { emitWebhookEvent } from './webhook-outbox.service';
+import { emitWebhookEvent, emitWebhookEvents } from './webhook-outbox.service';
 import { emailSentFields } from './webhook-payload.rules';
 import { verifyWebhookSignature } from './webhook-signature.rules';
 import { deliverDueWebhooks, startWebhookWorker, type WebhookRoundResult } from './webhook-delivery.service';
@@ -304,6 +304,30 @@ describe('webhook delivery', () => {
     expect(kinds('/no-auto')).toEqual(['b', 'ooo', 'reply']);
     expect(kinds('/sent-only')).toEqual([]);
     for (const h of [all, onlyA, onlyB, noOoo, noAuto]) expect((await t.webhook(h.id)).lastResp).toBe('200 ok');
+  });
+
+  it('queues a batch of one event for each occurrence\'s own subscribers, computing fields only for those some webhook takes', async () => {
+    const t = await setup();
+    const [campA, campB, campC] = [newId(), newId(), newId()];
+    const all = await t.hook({ path: '/all', events: ['EMAIL_SENT'] });
+    const onlyA = await t.hook({ path: '/a', events: ['EMAIL_SENT'], campIds: [campA] });
+    await t.hook({ path: '/replies', events: ['ALL_EMAIL_REPLIES'] });
+    const other = await createTestOrganization({ db });
+    const now = t.deps.ports.clock.now();
+    const items = [
+      { workspaceId: t.ws, campaignId: campA, now, n: 1 },
+      { workspaceId: t.ws, campaignId: campB, now, n: 2 },
+      { workspaceId: other.workspaceId, campaignId: campC, now, n: 3 },
+    ];
+    const asked: number[][] = [];
+    const queued = await db.prisma.$transaction((tx) =>
+      emitWebhookEvents({ tx, event: 'EMAIL_SENT', items, fields: async (subscribed) => (asked.push(subscribed.map((i) => i.n)), subscribed.map((i) => ({ n: i.n }))) }),
+    );
+    expect(queued).toBe(3);
+    expect(asked).toEqual([[1, 2]]);
+    const payloads = async (id: string) => (await t.deliveries(id)).map((d) => d.payload as Record<string, unknown>).sort((a, b) => Number(a['n']) - Number(b['n']));
+    expect(await payloads(all.id)).toEqual([1, 2].map((n) => ({ n, webhook_id: all.id, webhook_name: '', webhook_event: 'EMAIL_SENT', workspace_id: t.ws, workspace_name: t.workspaceName })));
+    expect((await payloads(onlyA.id)).map((p) => p['n'])).toEqual([1]);
   });
 
   it('sends events that are not replies to webhooks ignoring out-of-office and automatic replies', async () => {
