@@ -4,10 +4,10 @@
  * sends, and lets a second worker take the next campaigns instead of waiting or finding
  * everything held (SKIP LOCKED).
  */
-import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
+import type { CampaignRow, LeadRow, MailboxState } from './scheduler.queries';
 
-/** A mailbox as the claim first reads it: its row and its sends recorded today. */
-export type CountedMailbox = MailboxRow & { counted_today: number };
+/** A mailbox as the claim first reads it: its state (no credentials) and its sends recorded today. */
+export type CountedMailbox = MailboxState & { counted_today: number };
 
 /** An open campaign's state: its sends recorded today, whether a lead is due, when it last sent. */
 export interface CampaignState {
@@ -38,7 +38,7 @@ export function claimScope(options: {
   mailboxes: readonly CountedMailbox[];
 }): ClaimScope {
   const nowMs = options.now.getTime();
-  const usable = (m: MailboxRow) => m.status === 'ACTIVE' && m.daily_limit > 0;
+  const usable = (m: MailboxState) => m.status === 'ACTIVE' && m.daily_limit > 0;
   const open = new Set(
     options.mailboxes
       .filter((m) => usable(m) && (!m.next_send_allowed_at || new Date(m.next_send_allowed_at).getTime() <= nowMs) && m.counted_today < m.daily_limit)

@@ -281,9 +281,8 @@ describe('workers racing and crashing', () => {
 
   it('a worker stopped after handing the body to the server: the next one records the e-mail as sent, outcome unknown, without sending it again', async () => {
     const t = await setup({ start: '2026-11-23T09:00:00Z' });
-    const alice = await t.mailbox('alice@sender.test');
     const c = await t.campaign({
-      mailboxes: [alice],
+      mailboxes: [await t.mailbox('alice@sender.test'), await t.mailbox('bob@sender.test')],
       steps: [{ variations: [{ label: 'A', subject: 'Body', body: '<p>Hi</p>' }] }, { waitTime: 1, variations: [{ label: 'A', subject: '', body: '<p>Again</p>' }] }],
     });
     const leadId = await t.lead(c.id, 'body@crash.test');
@@ -301,8 +300,11 @@ describe('workers racing and crashing', () => {
     const marked = await db.prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
     expect(marked.pendingDataAt).toEqual(t.clock.now());
 
-    // Its lease runs out and another worker (its own SMTP pool) takes the claim over.
+    // Its lease runs out and another worker (its own SMTP pool) takes the claim over, while
+    // the mailbox is in a sending gap: the claim does not hold it, and still reads its row to
+    // record the e-mail from it.
     t.clock.advance(CLAIM_LEASE_MS + MINUTE);
+    await db.prisma.emailAccount.update({ where: { id: marked.emailAccountId! }, data: { nextSendAllowedAt: new Date(t.clock.now().getTime() + 60 * MINUTE) } });
     const other: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, smtp: createMailSender({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
     expect(await t.tick(other)).toMatchObject({ claimed: 1, sent: 0, unconfirmed: 1 });
     const first = await messagesTo(['body@crash.test']);

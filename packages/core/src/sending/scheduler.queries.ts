@@ -22,27 +22,30 @@ export const ACTIVE_CAMPAIGNS_SQL = `
     FROM campaigns c JOIN workspaces w ON w.id = c.workspace_id
    WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.workspace_id = ANY($1::text[]))`;
 
+/** A mailbox's columns that sending from it needs (MailboxRow): its sender, its SMTP login (password still encrypted). */
+const SENDER_COLUMNS = `id, workspace_id, email, first_name, last_name, status::text AS status, daily_limit, sending_gap,
+         next_send_allowed_at, smtp_host, smtp_port, smtp_username, smtp_password_enc, signature, reply_to,
+         updated_at, auth_type`;
+
 /** The mailboxes those campaigns send from (credentials still encrypted). */
 export const CAMPAIGN_MAILBOXES_SQL = `
-  SELECT id, workspace_id, email, first_name, last_name, status::text AS status, daily_limit, sending_gap,
-         next_send_allowed_at, smtp_host, smtp_port, smtp_username, smtp_password_enc, signature, reply_to,
-         updated_at, auth_type
+  SELECT ${SENDER_COLUMNS}
     FROM email_accounts WHERE id = ANY($1::text[])`;
 
 /** Workspace-wide lead variables with their defaults. */
 export const ADDITIONAL_FIELDS_SQL = `SELECT workspace_id, name, default_value FROM additional_fields WHERE workspace_id = ANY($1::text[])`;
 
 /**
- * The mailboxes of the open campaigns (credentials still encrypted), not locked, each with its
- * sends counted today: campaign and warmup sends (mailbox_day_counts, kept by triggers) and
- * unibox sends (on its row). Claims not yet recorded are left out: the figure only chooses
- * which mailboxes a claim locks; LOCK_MAILBOXES_SQL counts exactly under the lock.
+ * The mailboxes of the open campaigns, not locked, with only what choosing the claim's
+ * mailboxes needs (MailboxState: every open mailbox is read each tick, so no credentials,
+ * SMTP settings or sender details; LOCK_MAILBOXES_SQL returns those of the mailboxes locked),
+ * each with its sends counted today: campaign and warmup sends (mailbox_day_counts, kept by
+ * triggers) and unibox sends (on its row). Claims not yet recorded are left out: the figure
+ * only chooses which mailboxes a claim locks; LOCK_MAILBOXES_SQL counts exactly under the lock.
  * $1 mailbox ids, $2 their day starts.
  */
 export const CLAIM_MAILBOXES_SQL = `
-  SELECT e.id, e.workspace_id, e.email, e.first_name, e.last_name, e.status::text AS status, e.daily_limit, e.sending_gap,
-         e.next_send_allowed_at, e.smtp_host, e.smtp_port, e.smtp_username, e.smtp_password_enc, e.signature, e.reply_to,
-         e.updated_at, e.auth_type,
+  SELECT e.id, e.status::text AS status, e.daily_limit, e.next_send_allowed_at,
          (CASE WHEN ${sameDay('k.day_start', 'md.day_start')} THEN k.sent + k.warmup_sent ELSE 0 END
           + CASE WHEN e.unibox_day_start = md.day_start THEN e.unibox_sent_today ELSE 0 END)::int AS counted_today
     FROM unnest($1::text[], $2::text[]::timestamptz[]) AS md(id, day_start)
@@ -89,21 +92,24 @@ export const LOCK_CAMPAIGNS_SQL = `
 
 /**
  * Locks those of the given mailboxes that are free (ACTIVE, their gap over, no other worker
- * holding them: SKIP LOCKED), and counts each one's sends today (its workspace's day): campaign
+ * holding them: SKIP LOCKED), returns their rows for sending (MailboxRow: read only for the
+ * mailboxes a claim holds), and counts each one's sends today (its workspace's day): campaign
  * and warmup sends (mailbox_day_counts), unibox sends (on its row, which the unibox updates under
  * the same lock) and claims not yet recorded, in one statement (see LOCK_CAMPAIGNS_SQL).
  * $1 mailbox ids, $2 their day starts, $3 now.
  */
 export const LOCK_MAILBOXES_SQL = `
   WITH m AS (
-    SELECT id, unibox_day_start, unibox_sent_today FROM email_accounts
+    SELECT ${SENDER_COLUMNS}, unibox_day_start, unibox_sent_today FROM email_accounts
      WHERE id = ANY($1::text[]) AND status = 'ACTIVE' AND daily_limit > 0
        AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $3::timestamptz)
      ORDER BY id FOR UPDATE SKIP LOCKED
   ),
   md AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),
   inflight AS (SELECT email_account_id FROM leads WHERE claimed_at IS NOT NULL)
-  SELECT m.id,
+  SELECT m.id, m.workspace_id, m.email, m.first_name, m.last_name, m.status, m.daily_limit, m.sending_gap,
+         m.next_send_allowed_at, m.smtp_host, m.smtp_port, m.smtp_username, m.smtp_password_enc, m.signature, m.reply_to,
+         m.updated_at, m.auth_type,
          (CASE WHEN ${sameDay('k.day_start', 'md.day_start')} THEN k.sent + k.warmup_sent ELSE 0 END
           + CASE WHEN m.unibox_day_start = md.day_start THEN m.unibox_sent_today ELSE 0 END
           + (SELECT count(*) FROM inflight i WHERE i.email_account_id = m.id))::int AS today
@@ -286,6 +292,9 @@ export interface CampaignRow {
   mailbox_ids: string[];
   steps: { step: number; wait_time: number; variations: VariationRow[] }[];
 }
+
+/** What choosing a claim's mailboxes needs of each open mailbox (CLAIM_MAILBOXES_SQL). */
+export type MailboxState = Pick<MailboxRow, 'id' | 'status' | 'daily_limit' | 'next_send_allowed_at'>;
 
 export interface MailboxRow {
   id: string;

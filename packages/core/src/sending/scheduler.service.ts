@@ -2,12 +2,12 @@
  * The sending engine: each tick claims the sends that may happen now under every limit,
  * delivers them through the mailboxes' SMTP servers, and records what happened.
  *
- * Claiming reads the open campaigns and their mailboxes with today's counts (kept per day by
- * triggers: docs/database.md, "Daily send counts"), then, in one short transaction, locks only
+ * Claiming reads the open campaigns and their mailboxes' state (no credentials) with today's
+ * counts (kept per day by triggers: docs/database.md, "Daily send counts"), then, in one short transaction, locks only
  * what this tick can use, with SKIP LOCKED (another worker takes what this one does not hold):
  * the campaigns that sent least recently among those with a lead due, enough to cover about
  * twice the tick's sends; their due leads (the partial index leads_due_idx); and the mailboxes
- * those leads can use. Today's counts are read again under the locks, exactly, and every
+ * those leads can use, whose full rows (sender, SMTP login) come with their locks. Today's counts are read again under the locks, exactly, and every
  * decision is written at once. So a tick's work grows with its sends, not with the day's sends
  * or the number of mailboxes and campaigns beyond one read of each. A claimed lead's
  * next_send_at moves to the end of a lease: a worker that dies between claim and record
@@ -31,6 +31,7 @@ import {
   ACTIVE_CAMPAIGNS_SQL,
   ADDITIONAL_FIELDS_SQL,
   APPLY_CLAIM_SQL,
+  CAMPAIGN_MAILBOXES_SQL,
   CAMPAIGN_STATE_SQL,
   CLAIM_MAILBOXES_SQL,
   COMPLETE_CAMPAIGNS_SQL,
@@ -40,7 +41,7 @@ import {
   MARK_CAMPAIGNS_SENT_SQL,
   THREAD_HISTORY_SQL,
 } from './scheduler.queries';
-import type { CampaignRow, LeadRow } from './scheduler.queries';
+import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
 import { type ClaimedSend, decideSend } from './send-decision.rules';
 import { type CampaignState, claimScope, type CountedMailbox, mailboxesForLeads } from './claim-scope.rules';
 import { deliverClaim } from './send-delivery.service';
@@ -223,10 +224,25 @@ export async function claimDueSends(options: {
     // The mailboxes these leads can use, locked and counted exactly.
     const neededIds = mailboxesForLeads({ leads, campaigns, open, mailboxes });
     const held = neededIds.length
-      ? await tx.$queryRawUnsafe<{ id: string; today: number }[]>(LOCK_MAILBOXES_SQL, neededIds, mailboxDays(neededIds), nowIso)
+      ? await tx.$queryRawUnsafe<(MailboxRow & { today: number })[]>(LOCK_MAILBOXES_SQL, neededIds, mailboxDays(neededIds), nowIso)
       : [];
     const mailboxLeft = new Map<string, number>(spent.map((id) => [id, 0]));
-    for (const m of held) mailboxLeft.set(m.id, Math.max(0, (mailboxes.get(m.id)?.daily_limit ?? 0) - m.today));
+    for (const m of held) mailboxLeft.set(m.id, Math.max(0, m.daily_limit - m.today));
+    // The rows a send may go from: the held mailboxes' (the lock returned them), and, rarely,
+    // the mailbox of a lead whose earlier attempt's outcome is unknown (recorded from it
+    // without sending, so it need not be held).
+    const senders = new Map<string, MailboxRow>(held.map((m) => [m.id, m]));
+    const unconfirmedIds = [
+      ...new Set(
+        leads
+          .filter((l) => l.pending_data_at !== null && l.pending_send_id !== null && l.email_account_id !== null)
+          .map((l) => l.email_account_id!)
+          .filter((id) => mailboxes.has(id) && !senders.has(id)),
+      ),
+    ];
+    if (unconfirmedIds.length) {
+      for (const m of await tx.$queryRawUnsafe<MailboxRow[]>(CAMPAIGN_MAILBOXES_SQL, unconfirmedIds)) senders.set(m.id, m);
+    }
     // Free mailboxes this worker now holds, with sends left today.
     const free = new Set(held.filter((m) => mailboxLeft.get(m.id)! > 0).map((m) => m.id));
     const history = new Map<string, { message_id: string; subject: string }[]>();
@@ -274,6 +290,7 @@ export async function claimDueSends(options: {
         campaign: plan.row,
         campaignLeft: left,
         mailboxes,
+        senders,
         free,
         used,
         mailboxLeft,

@@ -100,12 +100,18 @@ const lead = (extra: Partial<LeadRow> = {}): LeadRow => ({
   ...extra,
 });
 
-const input = (extra: Partial<SendDecisionInput> = {}): SendDecisionInput => ({
+// The claim reads every open mailbox's state and the full rows of those it holds: here the
+// same rows unless a test gives its own senders.
+const input = (extra: Partial<Omit<SendDecisionInput, 'mailboxes'>> & { mailboxes?: Map<string, MailboxRow> } = {}): SendDecisionInput => ({
   now: NOW,
   lead: lead(),
   campaign: campaign(),
   campaignLeft: { total: 10, fresh: Infinity },
   mailboxes: new Map([
+    ['m1', mailbox('m1')],
+    ['m2', mailbox('m2')],
+  ]),
+  senders: extra.mailboxes ?? new Map([
     ['m1', mailbox('m1')],
     ['m2', mailbox('m2')],
   ]),
@@ -251,6 +257,13 @@ describe('decideSend: unconfirmed earlier attempt', () => {
     expect(decision.gapUntil).toBeNull();
     expect(decision.keptVariation).toBe(true);
     expect(decision.claim.variationId).toBe('v2');
+  });
+
+  it('is recorded only from a mailbox whose full row the claim read (a sender): without it the lead waits its turn', () => {
+    const dataAt = new Date(NOW.getTime() - 60_000);
+    const interrupted = lead({ pending_send_id: 's-old', pending_variation_id: 'v2', email_account_id: 'm2', pending_data_at: dataAt, claimed_at: dataAt });
+    const senders = new Map([['m1', mailbox('m1')]]);
+    expect(decideSend(input({ lead: interrupted, senders, free: new Set(['m1']) }))).toEqual({ kind: 'wait' });
   });
 });
 

@@ -6,7 +6,7 @@ import { domainOf, type OutgoingMessage } from '../shared/mail-sender';
 import { compose } from './compose.rules';
 import { leadVariables } from './merge-fields.rules';
 import { pickLeastAssignedVariation, pickMailbox, sendingGapWithJitter } from './pacing.rules';
-import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
+import type { CampaignRow, LeadRow, MailboxRow, MailboxState } from './scheduler.queries';
 
 /** A lead whose mailbox is disconnected or paused is looked at again after this. */
 export const MAILBOX_DOWN_RETRY_MS = 60 * 60_000;
@@ -50,7 +50,13 @@ export interface SendDecisionInput {
   campaign: CampaignRow;
   /** The campaign's sends left today: in all, and to leads at their first step. */
   campaignLeft: { readonly total: number; readonly fresh: number };
-  mailboxes: ReadonlyMap<string, MailboxRow>;
+  /** The state of every mailbox of the open campaigns (what choosing one needs). */
+  mailboxes: ReadonlyMap<string, MailboxState>;
+  /**
+   * The full rows (sender, SMTP login) of the mailboxes a send may go from: those this worker
+   * holds, and those of leads whose earlier attempt's outcome is unknown.
+   */
+  senders: ReadonlyMap<string, MailboxRow>;
   /** Free mailboxes this worker holds with sends left today. */
   free: ReadonlySet<string>;
   /** Mailboxes already given a send by this claim (one send per mailbox a tick). */
@@ -96,7 +102,7 @@ export type SendDecision =
  * stops the lead.
  */
 export function decideSend(input: SendDecisionInput): SendDecision {
-  const { now, lead, campaign: row, campaignLeft: left, mailboxes, free, used, mailboxLeft } = input;
+  const { now, lead, campaign: row, campaignLeft: left, mailboxes, senders, free, used, mailboxLeft } = input;
   const sendable = lead.status === 'NOT_CONTACTED' || lead.status === 'CONTACTED' || (lead.status === 'REPLIED' && !row.stop_on_lead_replied);
   if (!sendable || lead.is_completed) return { kind: 'stop', status: lead.status, reason: null };
   if (lead.blocked) return { kind: 'stop', status: 'SKIPPED', reason: 'the address or its domain is on the blocklist' };
@@ -107,7 +113,7 @@ export function decideSend(input: SendDecisionInput): SendDecision {
   // recorded from the mailbox that sent it, not sent again, so it needs no free mailbox
   // and takes no sending slot, gap or limit.
   const unconfirmed =
-    lead.pending_data_at !== null && lead.pending_send_id !== null && lead.email_account_id !== null && mailboxes.has(lead.email_account_id)
+    lead.pending_data_at !== null && lead.pending_send_id !== null && lead.email_account_id !== null && senders.has(lead.email_account_id)
       ? lead.email_account_id
       : null;
   if (!unconfirmed && left.total <= 0) return { kind: 'later', at: input.afterCampaignDay(), emailAccountId: lead.email_account_id };
@@ -136,7 +142,8 @@ export function decideSend(input: SendDecisionInput): SendDecision {
     const at = retryAt({ now, afterMailboxDay: input.afterMailboxDay, mailboxIds: sticky ? [sticky] : row.mailbox_ids, mailboxes, mailboxLeft, followUp: Boolean(sticky) });
     return at ? { kind: 'later', at, emailAccountId: sticky ?? lead.email_account_id } : { kind: 'wait' };
   }
-  const mailbox = mailboxes.get(mailboxId)!;
+  // Held (free) or the unconfirmed attempt's: a sender either way.
+  const mailbox = senders.get(mailboxId)!;
 
   // The variation: the claim's own on a retry, else the least given one.
   const usable = step.variations.filter((v) => v.is_active && !v.is_deleted);
@@ -222,7 +229,7 @@ export function retryAt(options: {
   now: Date;
   afterMailboxDay: () => Date;
   mailboxIds: readonly string[];
-  mailboxes: ReadonlyMap<string, MailboxRow>;
+  mailboxes: ReadonlyMap<string, MailboxState>;
   mailboxLeft: ReadonlyMap<string, number>;
   followUp: boolean;
 }): Date | null {
