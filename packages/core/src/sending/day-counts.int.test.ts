@@ -2,6 +2,7 @@
 // limits read them, so what they count is what a mailbox or campaign may still send today.
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { newId, type Database } from '@outreach/db';
+import { usingPostgres } from '@outreach/db/testing';
 import { createSendingFixture, startSmtpServer, testDatabase, type SmtpTestServer, type TestStep } from '../testing/index';
 import { dayBounds } from './schedule.rules';
 
@@ -57,12 +58,12 @@ describe('daily send counts', () => {
     const { timezone } = await db.prisma.workspace.findUniqueOrThrow({ where: { id: t.ws }, select: { timezone: true } });
     const mailboxDay = dayBounds({ timezone, at: new Date('2026-11-23T10:00:00Z') }).start;
     expect(await db.prisma.mailboxDayCount.findUnique({ where: { emailAccountId: erin } })).toMatchObject({ dayStart: mailboxDay, sent: 1, warmupSent: 2 });
-    // The campaign's day is its schedule's (New York): 08:00 UTC is still the 23rd there.
-    expect(await db.prisma.campaignDayCount.findUnique({ where: { campaignId: campaign.id } })).toMatchObject({
-      dayStart: dayBounds({ timezone: 'America/New_York', at: new Date('2026-11-23T10:00:00Z') }).start,
-      sent: 1,
-      newSent: 1,
-    });
+    // The campaign's day is its schedule's (New York): 08:00 UTC is still the 23rd there. Its
+    // counts are kept per mailbox it sends from.
+    const campaignRows = () => db.prisma.campaignDayCount.findMany({ where: { campaignId: campaign.id }, orderBy: { emailAccountId: 'asc' } });
+    expect(await campaignRows()).toEqual([
+      { campaignId: campaign.id, emailAccountId: erin, dayStart: dayBounds({ timezone: 'America/New_York', at: new Date('2026-11-23T10:00:00Z') }).start, sent: 1, newSent: 1 },
+    ]);
 
     // The next day the counts start again: three more sends, the warmup e-mails of yesterday not counted.
     t.clock.at = new Date('2026-11-24T08:00:00Z');
@@ -73,5 +74,91 @@ describe('daily send counts', () => {
       sent: 3,
       warmupSent: 0,
     });
+    // The campaign's row started again too (its first send of the 24th, New York time).
+    expect(await campaignRows()).toEqual([
+      { campaignId: campaign.id, emailAccountId: erin, dayStart: dayBounds({ timezone: 'America/New_York', at: new Date('2026-11-24T10:00:00Z') }).start, sent: 3, newSent: 3 },
+    ]);
+  }, 60_000);
+
+  it("count a campaign's daily limits over all its mailboxes' rows of today, a row without a mailbox included, none of another day", async () => {
+    const t = await createSendingFixture({ db, smtp, passwords: PASSWORDS, start: '2026-11-23T08:00:00Z' });
+    const erin = await t.mailbox('erin@sender.test');
+    const frank = await t.mailbox('frank@sender.test');
+    const steps: TestStep[] = [{ variations: [{ label: 'A', subject: 'Hello', body: '<p>Hello</p>' }] }];
+    const campaign = async (settings: Record<string, unknown>) => {
+      const c = await t.campaign({ mailboxes: [erin, frank], steps, schedule: { from: '00:00', to: '23:59', days: ALL_DAYS, timezone: 'UTC' }, settings });
+      for (let n = 1; n <= 10; n++) await t.lead(c.id, `lead${n}@${c.id}.test`);
+      // Sends counted before the rows were kept per mailbox (or without a mailbox): 2 today,
+      // 1 of them new; and a row of yesterday, of a mailbox since deleted, that counts nothing.
+      await db.prisma.campaignDayCount.createMany({
+        data: [
+          { campaignId: c.id, emailAccountId: '', dayStart: new Date('2026-11-23T00:00:00Z'), sent: 2, newSent: 1 },
+          { campaignId: c.id, emailAccountId: 'gone-mailbox', dayStart: new Date('2026-11-22T00:00:00Z'), sent: 50, newSent: 50 },
+        ],
+      });
+      return c.id;
+    };
+    const byTotal = await campaign({ dailyLimit: 6, dailyLimitNewLead: 100 });
+    const byNew = await campaign({ dailyLimit: 100, dailyLimitNewLead: 6 });
+    await t.runUntil('2026-11-23T10:00:00Z', MINUTE);
+    const sent = async (campaignId: string) => {
+      const rows = await db.prisma.sentEmail.groupBy({ by: ['emailAccountId'], where: { campaignId }, _count: true });
+      return { sends: rows.reduce((n, r) => n + r._count, 0), mailboxes: rows.length };
+    };
+    // 6 a day less 2: four sends, from both mailboxes; 6 new a day less 1: five.
+    expect(await sent(byTotal)).toEqual({ sends: 4, mailboxes: 2 });
+    expect(await sent(byNew)).toEqual({ sends: 5, mailboxes: 2 });
+    const today = async (campaignId: string) => {
+      const rows = await db.prisma.campaignDayCount.findMany({ where: { campaignId, dayStart: new Date('2026-11-23T00:00:00Z') } });
+      return { sent: rows.reduce((n, r) => n + r.sent, 0), newSent: rows.reduce((n, r) => n + r.newSent, 0) };
+    };
+    expect(await today(byTotal)).toEqual({ sent: 6, newSent: 5 });
+    expect(await today(byNew)).toEqual({ sent: 7, newSent: 6 });
+  }, 60_000);
+
+  // A campaign's count is one row per mailbox: recording sends of one campaign through two
+  // mailboxes in parallel updates two rows, so neither transaction waits for the other (one
+  // row per campaign made the second wait for the first's commit). PostgreSQL only: PGlite runs
+  // one transaction at a time.
+  it.runIf(usingPostgres())("let parallel recordings of one campaign through two mailboxes go without waiting for each other", async () => {
+    const t = await createSendingFixture({ db, smtp, passwords: PASSWORDS, start: '2026-11-23T08:00:00Z' });
+    const erin = await t.mailbox('erin@sender.test');
+    const frank = await t.mailbox('frank@sender.test');
+    const steps: TestStep[] = [{ variations: [{ label: 'A', subject: 'Hello', body: '<p>Hello</p>' }] }];
+    const campaign = await t.campaign({ mailboxes: [erin, frank], steps, schedule: { from: '00:00', to: '23:59', days: ALL_DAYS, timezone: 'UTC' } });
+    const leads = [await t.lead(campaign.id, 'one@dest.test'), await t.lead(campaign.id, 'two@dest.test'), await t.lead(campaign.id, 'three@dest.test')];
+    const record = (tx: Pick<Database['prisma'], 'sentEmail'>, leadId: string, emailAccountId: string) => {
+      const id = newId();
+      return tx.sentEmail.create({
+        data: {
+          id, organizationId: t.org.organizationId, workspaceId: t.ws, campaignId: campaign.id, leadId, emailAccountId,
+          step: 1, variationLabel: 'A', messageId: `${id}@sender.test`, subject: 'Hello', body: '<p>Hello</p>', sentAt: new Date('2026-11-23T08:00:00Z'),
+        },
+      });
+    };
+    // Both mailboxes' rows exist already (the common case: not the day's first sends).
+    await record(db.prisma, leads[0]!, erin);
+    await record(db.prisma, leads[0]!, frank);
+
+    let firstRecorded!: () => void;
+    const first = new Promise<void>((resolve) => (firstRecorded = resolve));
+    let secondRecorded!: () => void;
+    const second = new Promise<void>((resolve) => (secondRecorded = resolve));
+    // Each holds its transaction open until the other has recorded: a wait would time out.
+    const one = db.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '3s'`);
+      await record(tx, leads[1]!, erin);
+      firstRecorded();
+      await second;
+    });
+    const two = db.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '3s'`);
+      await first;
+      await record(tx, leads[2]!, frank);
+      secondRecorded();
+    });
+    await Promise.all([one, two]);
+    const rows = await db.prisma.campaignDayCount.findMany({ where: { campaignId: campaign.id }, orderBy: { emailAccountId: 'asc' } });
+    expect(Object.fromEntries(rows.map((r) => [r.emailAccountId, r.sent]))).toEqual({ [erin]: 2, [frank]: 2 });
   }, 60_000);
 });

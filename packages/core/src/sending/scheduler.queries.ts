@@ -53,26 +53,27 @@ export const CLAIM_MAILBOXES_SQL = `
     LEFT JOIN mailbox_day_counts k ON k.email_account_id = e.id`;
 
 /**
- * The open campaigns' sends today (campaign_day_counts, not locked: the figure chooses which
- * campaigns a claim locks), whether a lead is due (one probe of leads_due_idx each), and
- * when each last sent (campaigns that sent least recently go first).
+ * The open campaigns' sends today (the sum of their rows in campaign_day_counts, one per mailbox
+ * they sent from, not locked: the figure chooses which campaigns a claim locks), whether a lead
+ * is due (one probe of leads_due_idx each), and when each last sent (campaigns that sent least
+ * recently go first).
  * $1 campaign ids, $2 their day starts, $3 now.
  */
 export const CAMPAIGN_STATE_SQL = `
-  SELECT c.id, c.last_lead_sent_at,
-         (CASE WHEN ${sameDay('k.day_start', 'cd.day_start')} THEN k.sent ELSE 0 END)::int AS counted_today,
+  SELECT c.id, c.last_lead_sent_at, k.sent::int AS counted_today,
          EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id AND l.next_send_at IS NOT NULL AND l.next_send_at <= $3::timestamptz) AS has_due
     FROM unnest($1::text[], $2::text[]::timestamptz[]) AS cd(id, day_start)
     JOIN campaigns c ON c.id = cd.id
-    LEFT JOIN campaign_day_counts k ON k.campaign_id = c.id`;
+   CROSS JOIN LATERAL (SELECT coalesce(sum(k.sent), 0) AS sent FROM campaign_day_counts k
+                        WHERE k.campaign_id = c.id AND ${sameDay('k.day_start', 'cd.day_start')}) k`;
 
 /**
  * Locks up to $3 of the given campaigns, in the given order, that no other worker holds
  * (SKIP LOCKED: a second worker takes the next ones), and counts each one's sends today (its
- * day, in its schedule's zone): those recorded (campaign_day_counts) plus those claimed and
- * not yet recorded (leads_in_flight_idx: as many as the sends in flight). One statement, so a
- * send moving from "claimed" to "recorded" (one transaction: the lead's claim cleared, the
- * count raised at its commit) is counted exactly once.
+ * day, in its schedule's zone): those recorded (its rows of today in campaign_day_counts, one per
+ * mailbox) plus those claimed and not yet recorded (leads_in_flight_idx: as many as the sends in
+ * flight). One statement, so a send moving from "claimed" to "recorded" (one transaction: the
+ * lead's claim cleared, the count raised at its commit) is counted exactly once.
  * $1 campaign ids in order, $2 their day starts, $3 how many.
  */
 export const LOCK_CAMPAIGNS_SQL = `
@@ -83,12 +84,11 @@ export const LOCK_CAMPAIGNS_SQL = `
   cd AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),
   inflight AS (SELECT campaign_id, current_step FROM leads WHERE claimed_at IS NOT NULL)
   SELECT c.id,
-         (CASE WHEN ${sameDay('k.day_start', 'cd.day_start')} THEN k.sent ELSE 0 END
-          + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id))::int AS today,
-         (CASE WHEN ${sameDay('k.day_start', 'cd.day_start')} THEN k.new_sent ELSE 0 END
-          + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id AND i.current_step = 0))::int AS new_today
+         (k.sent + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id))::int AS today,
+         (k.new_sent + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id AND i.current_step = 0))::int AS new_today
     FROM c JOIN cd ON cd.id = c.id
-    LEFT JOIN campaign_day_counts k ON k.campaign_id = c.id`;
+   CROSS JOIN LATERAL (SELECT coalesce(sum(k.sent), 0) AS sent, coalesce(sum(k.new_sent), 0) AS new_sent FROM campaign_day_counts k
+                        WHERE k.campaign_id = c.id AND ${sameDay('k.day_start', 'cd.day_start')}) k`;
 
 /**
  * Locks those of the given mailboxes that are free (ACTIVE, their gap over, no other worker
