@@ -274,7 +274,7 @@ if (only.has('pick')) summary.push(await pickBench({ db, pool: pool2, rounds: RO
 
 // ── 6. sends per second into an SMTP sink ─────────────────────────────────────────
 if (only.has('send')) summary.push(await sendBench({ db, pool: pool2, rounds: ROUNDS, say }));
-if (only.has('headroom')) summary.push(await headroomBench({ db, pool: pool2, rounds: ROUNDS, say }));
+if (only.has('headroom')) summary.push(await headroomBench({ db, pool: pool2, url, rounds: ROUNDS, say }));
 
 // ── 7. the warmup send tick for 1,000 pool mailboxes ─────────────────────────────
 if (only.has('warmup')) summary.push(await warmupBench({ db, pool: pool2, rounds: ROUNDS, say }));

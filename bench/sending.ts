@@ -1,5 +1,9 @@
 // The sending engine's benchmarks (bench/README.md): `pick` times claimDueSends on the
 // seed of seed-sending.ts, `send` drives runSchedulerTick into a local SMTP sink.
+import { fork } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import nodemailer from 'nodemailer';
 import { newId, type Database, type PrismaClient } from '@outreach/db';
@@ -21,6 +25,7 @@ import { TestClock, testServiceDeps } from '@outreach/core/testing';
 import { startSink } from './smtp-sink';
 import { ALL_WEEK_UTC, ensureHeadroomSeed, ensureSendingSeed, SEQUENCE } from './seed-sending';
 import { fmt, interleave, median, percentile, time } from './measure';
+import type { ParentMessage, WorkerMessage, WorkerSettings } from './headroom-worker';
 
 type Say = (line: string) => void;
 
@@ -108,7 +113,7 @@ function covered(calls: { start: number; end: number }[]): number {
 }
 
 /** Runs `fn` on a transaction client inside a transaction that is always rolled back. */
-async function rolledBack<T>(db: Database, fn: (client: PrismaClient) => Promise<T>): Promise<T> {
+export async function rolledBack<T>(db: Database, fn: (client: PrismaClient) => Promise<T>): Promise<T> {
   let result: { value: T } | null = null;
   try {
     await db.prisma.$transaction(
@@ -414,7 +419,6 @@ export function recording(inner: MailSender) {
  * ticks of 10 ms; the server runs on this machine).
  */
 async function cpuNow(pool: pg.Pool, sink: { cpuMs(): Promise<number> }): Promise<{ node: number; pg: Map<number, number> }> {
-  const { readFile } = await import('node:fs/promises');
   const pids = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
   const pgTicks = new Map<number, number>();
   for (const { pid } of pids.rows) {
@@ -670,7 +674,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
  * rate is every mailbox sending once per its 1-minute gap, so a tick of `maxSends` sends
  * must come every maxSends / rate seconds: headroom = that / the claim's time.
  */
-export async function headroomBench(options: { db: Database; pool: pg.Pool; rounds: number; say: Say }): Promise<string> {
+export async function headroomBench(options: { db: Database; pool: pg.Pool; url: string; rounds: number; say: Say }): Promise<string> {
   const { db, pool, say } = options;
   const deps = testServiceDeps({ db });
   const seed = await ensureHeadroomSeed({ db, pool, log: say, encryptedPassword: deps.secrets.encrypt('bench-password') });
@@ -694,11 +698,13 @@ export async function headroomBench(options: { db: Database; pool: pg.Pool; roun
   say(`  one claim: ${first.claims.length} sends from ${new Set(first.claims.map((c) => c.mailbox.id)).size} mailboxes; statements: ` +
     calls.filter((c) => !c.label.startsWith('$transaction')).map((c) => `${c.label} ${fmt(c.end - c.start)} ms (${c.rows ?? '-'} rows)`).join(', '));
 
-  // One worker: claims back to back.
+  // One worker: claims back to back, with the CPU they cost this process and the database.
   const one: number[] = [];
+  const cpu0 = await cpuNow(pool);
   for (let round = 0; round < options.rounds; round++) {
     for (let i = 0; i < 10; i++) one.push((await rolledBack(db, (tx) => time(() => claim(tx)))).ms);
   }
+  const oneCpu = cpuSpent(cpu0, await cpuNow(pool));
   const oneP50 = median(one);
   const oneClaimed = first.claims.length;
 
@@ -730,10 +736,170 @@ export async function headroomBench(options: { db: Database; pool: pg.Pool; roun
   const oneRate = (oneClaimed / oneP50) * 1000;
   const twoRate = (pairClaimed / pairMs) * 1000;
   const headroom = availableMs / oneP50;
-  say(`  one worker: claim p50 ${fmt(oneP50)} ms, p95 ${fmt(percentile(one, 95))} ms (${one.length} claims, ${oneClaimed} sends each): headroom ${fmt(headroom, 1)}× (target ≥ 3×)`);
+  say(
+    `  one worker: claim p50 ${fmt(oneP50)} ms, p95 ${fmt(percentile(one, 95))} ms (${one.length} claims, ${oneClaimed} sends each): headroom ${fmt(headroom, 1)}× (target ≥ 3×); ` +
+      `CPU per claim: node ${fmt(oneCpu.node / one.length, 1)} ms + PostgreSQL ${fmt(oneCpu.pg / one.length, 1)} ms`,
+  );
   say(
     `  two workers at once: both claims done in p50 ${fmt(pairMs)} ms, ${pairClaimed} sends between them (${pairs.map((p) => `${p.a}+${p.b}`).slice(0, 5).join(', ')}…), ` +
       `mailboxes used by both: ${shared}; claimed sends/s ${fmt(twoRate, 0)} vs one worker ${fmt(oneRate, 0)}: ×${fmt(twoRate / oneRate)}`,
   );
-  return `headroom at ${seed.mailboxes} mailboxes, ${seed.sentToday} sent today: claim p50 ${fmt(oneP50)} ms, headroom ${fmt(headroom, 1)}×; two workers ×${fmt(twoRate / oneRate)} claimed sends/s`;
+
+  // Separate worker processes, each with its own pool, claiming back to back for a fixed time:
+  // one, then two at once (interleaved rounds), on the same seed. HEADROOM_PROCESS_SECONDS=0 skips them.
+  const seconds = Number(process.env['HEADROOM_PROCESS_SECONDS'] ?? 15);
+  const summary = `headroom at ${seed.mailboxes} mailboxes, ${seed.sentToday} sent today: claim p50 ${fmt(oneP50)} ms, headroom ${fmt(headroom, 1)}×; two workers in one process ×${fmt(twoRate / oneRate)} claimed sends/s`;
+  if (!(seconds > 0)) return summary;
+  const worker = { workspaceId: seed.workspaceId, now: seed.now, maxSends: MAX_SENDS, poolSize: 4 };
+  say(`  worker processes: ${seconds} s a phase, one process then two at once, ${options.rounds} rounds (each claim rolled back, as above)`);
+  const phases: Record<1 | 2, ProcessPhase[]> = { 1: [], 2: [] };
+  for (let round = 0; round < options.rounds; round++) {
+    for (const n of [1, 2] as const) {
+      const phase = await processPhase({ n, seconds, url: options.url, worker, pool });
+      phases[n].push(phase);
+      say(`    ${describePhase(phase, availableMs)}`);
+    }
+  }
+  const rate = (n: 1 | 2) => median(phases[n].map((p) => p.sendsPerSecond));
+  const [rate1, rate2] = [rate(1), rate(2)];
+  const perWorkerP50 = median(phases[2].flatMap((p) => p.workers.map((w) => w.p50)));
+  // Whether the second process costs more CPU per send (contention) or only needs the cores.
+  const perCpu = (n: 1 | 2) => median(phases[n].map(sendsPerCpuSecond));
+  say(
+    `  sends per CPU-second (workers + backends): one process ${fmt(perCpu(1), 0)}, two ${fmt(perCpu(2), 0)} (×${fmt(perCpu(2) / perCpu(1))}); ` +
+      `cores busy on the machine: ${[...phases[1], ...phases[2]].map((p) => fmt(p.machineCores, 2)).join(', ')} of ${cpus().length}`,
+  );
+  say(
+    `  processes: one ${fmt(rate1, 0)} claimed sends/s (${fmt(rate1 * 60, 0)} mailboxes at once a minute, headroom ${fmt((rate1 * 60) / seed.mailboxes, 1)}× at ${seed.mailboxes}), ` +
+      `two ${fmt(rate2, 0)} (${fmt(rate2 * 60, 0)} mailboxes; each worker's claim p50 ${fmt(perWorkerP50)} ms, headroom ${fmt(availableMs / perWorkerP50, 1)}× per worker at ${seed.mailboxes}): ×${fmt(rate2 / rate1)}`,
+  );
+  return `${summary}; processes: one ${fmt(rate1, 0)} sends/s, two ${fmt(rate2, 0)} sends/s, ×${fmt(rate2 / rate1)} (headroom per worker ${fmt(availableMs / perWorkerP50, 1)}×)`;
+}
+
+interface ProcessPhase {
+  n: number;
+  seconds: number;
+  sendsPerSecond: number;
+  claimsPerSecond: number;
+  workers: { claims: number; sends: number; p50: number; p95: number; cpuMs: number; wallMs: number }[];
+  /** CPU milliseconds of the workers' PostgreSQL backends. */
+  pgCpuMs: number;
+  /** Cores busy on the whole machine (every process: ours, the database's, anyone else's). */
+  machineCores: number;
+  /** pg_stat_activity samples of the workers' backends: state and wait event, counted. */
+  waits: Map<string, number>;
+  load: string;
+}
+
+/**
+ * `n` worker processes (bench/headroom-worker.ts) claiming at once for `seconds`, each with its
+ * own pool; what they claimed, the CPU of their processes and of their database backends, the
+ * whole machine's busy cores, and where their backends were (pg_stat_activity sampled every 50 ms).
+ */
+async function processPhase(options: {
+  n: number;
+  seconds: number;
+  url: string;
+  worker: Omit<WorkerSettings, 'url'>;
+  pool: pg.Pool;
+}): Promise<ProcessPhase> {
+  const file = fileURLToPath(new URL('./headroom-worker.ts', import.meta.url));
+  const APP = 'bench-headroom-worker';
+  const children = Array.from({ length: options.n }, (_, i) => {
+    const url = new URL(options.url);
+    url.searchParams.set('application_name', `${APP}-${i + 1}`);
+    const settings: WorkerSettings = { ...options.worker, url: url.toString() };
+    return fork(file, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, HEADROOM_WORKER: JSON.stringify(settings) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  });
+  const next = (child: (typeof children)[number]) =>
+    new Promise<WorkerMessage>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as WorkerMessage));
+      child.once('exit', (code) => reject(new Error(`headroom worker exited (${code})`)));
+    });
+  try {
+    await Promise.all(children.map(next));
+    const backends0 = await backendCpu(options.pool, `${APP}-%`);
+    const machine0 = await machineCpu();
+    const waits = new Map<string, number>();
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { rows } = await options.pool.query<{ state: string; wait: string | null }>(
+          `SELECT state, wait_event_type || ':' || wait_event AS wait FROM pg_stat_activity WHERE application_name LIKE $1 AND state <> 'idle'`,
+          [`${APP}-%`],
+        );
+        for (const r of rows) {
+          const key = r.state === 'active' ? (r.wait ? `active, waiting ${r.wait}` : 'active, running') : `${r.state} (the worker's turn)`;
+          waits.set(key, (waits.get(key) ?? 0) + 1);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const done = children.map(next);
+    const until = Date.now() + options.seconds * 1000;
+    for (const child of children) child.send({ type: 'go', until } satisfies ParentMessage);
+    const reports = (await Promise.all(done)).filter((m): m is Extract<WorkerMessage, { type: 'done' }> => m.type === 'done');
+    sampling = false;
+    await sampler;
+    const machine1 = await machineCpu();
+    const backends1 = await backendCpu(options.pool, `${APP}-%`);
+    let pgTicks = 0;
+    for (const [pid, t] of backends1) pgTicks += t - (backends0.get(pid) ?? 0);
+    return {
+      n: options.n,
+      seconds: options.seconds,
+      sendsPerSecond: reports.reduce((a, r) => a + r.sends / (r.wallMs / 1000), 0),
+      claimsPerSecond: reports.reduce((a, r) => a + r.claims / (r.wallMs / 1000), 0),
+      workers: reports.map((r) => ({ claims: r.claims, sends: r.sends, p50: median(r.latencies), p95: percentile(r.latencies, 95), cpuMs: r.cpuMs, wallMs: r.wallMs })),
+      pgCpuMs: pgTicks * 10,
+      machineCores: (machine1.busy - machine0.busy) / ((machine1.total - machine0.total) / machine1.cores),
+      waits,
+      load: loadavg().map((l) => l.toFixed(2)).join(' '),
+    };
+  } finally {
+    for (const child of children) if (child.connected) child.send({ type: 'exit' } satisfies ParentMessage);
+    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((resolve) => c.once('exit', resolve)) : null)));
+  }
+}
+
+function describePhase(p: ProcessPhase, availableMs: number): string {
+  const claims = p.workers.reduce((a, w) => a + w.claims, 0);
+  const nodeMs = p.workers.reduce((a, w) => a + w.cpuMs, 0);
+  const wallS = Math.max(...p.workers.map((w) => w.wallMs)) / 1000;
+  const sampled = [...p.waits.values()].reduce((a, b) => a + b, 0);
+  const waits = [...p.waits].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${fmt((100 * n) / sampled, 0)}%`).join(', ');
+  return (
+    `${p.n} process${p.n > 1 ? 'es' : ''}: ${fmt(p.sendsPerSecond, 0)} claimed sends/s (${fmt(p.claimsPerSecond, 2)} claims/s); ` +
+    p.workers.map((w, i) => `worker ${i + 1} ${w.claims} claims, p50 ${fmt(w.p50, 0)} ms, p95 ${fmt(w.p95, 0)} ms, headroom ${fmt(availableMs / w.p50, 1)}×`).join('; ') +
+    `; CPU per claim node ${fmt(nodeMs / claims, 1)} ms + PostgreSQL ${fmt(p.pgCpuMs / claims, 1)} ms (${fmt(sendsPerCpuSecond(p), 0)} sends per CPU-second), ` +
+    `cores busy: workers ${fmt(nodeMs / 1000 / wallS, 2)} + their backends ${fmt(p.pgCpuMs / 1000 / wallS, 2)} of ${fmt(p.machineCores, 2)} on the machine; ` +
+    `backends sampled: ${waits}; load ${p.load}`
+  );
+}
+
+/** Claimed sends per second of CPU (the workers' and their backends'): what a core buys. */
+function sendsPerCpuSecond(p: ProcessPhase): number {
+  const sends = p.workers.reduce((a, w) => a + w.sends, 0);
+  return sends / ((p.workers.reduce((a, w) => a + w.cpuMs, 0) + p.pgCpuMs) / 1000);
+}
+
+/** CPU ticks (10 ms) so far of the backends whose application_name is like `pattern`, by pid. */
+async function backendCpu(pool: pg.Pool, pattern: string): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name LIKE $1', [pattern]);
+  const ticks = new Map<number, number>();
+  for (const { pid } of rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+  }
+  return ticks;
+}
+
+/** The machine's CPU ticks so far, busy and in all (/proc/stat), and its cores. */
+async function machineCpu(): Promise<{ busy: number; total: number; cores: number }> {
+  const lines = (await readFile('/proc/stat', 'utf8')).split('\n');
+  const all = lines[0]!.split(/\s+/).slice(1, 9).map(Number);
+  const total = all.reduce((a, b) => a + b, 0);
+  return { busy: total - all[3]! - all[4]!, total, cores: lines.filter((l) => /^cpu\d/.test(l)).length };
 }
