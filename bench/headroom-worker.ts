@@ -21,6 +21,8 @@ export type WorkerMessage =
   | { type: 'done'; claims: number; sends: number; latencies: number[]; wallMs: number; cpuMs: number };
 
 const settings = JSON.parse(process.env['HEADROOM_WORKER'] ?? '{}') as WorkerSettings;
+// The parent gone (killed, crashed), nobody waits for this worker's figures: stop at once.
+process.on('disconnect', () => process.exit(0));
 const send = (message: WorkerMessage) => process.send!(message);
 const db = await createDatabase({ url: settings.url, poolSize: settings.poolSize });
 const deps = testServiceDeps({ db });

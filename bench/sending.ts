@@ -763,6 +763,17 @@ export async function headroomBench(options: { db: Database; pool: pg.Pool; url:
   const rate = (n: 1 | 2) => median(phases[n].map((p) => p.sendsPerSecond));
   const [rate1, rate2] = [rate(1), rate(2)];
   const perWorkerP50 = median(phases[2].flatMap((p) => p.workers.map((w) => w.p50)));
+  // Each round's pair, with the cores the phases found: the machine's other work varies by the second.
+  const ours = (p: ProcessPhase) => (p.workers.reduce((a, w) => a + w.cpuMs, 0) + p.pgCpuMs) / Math.max(...p.workers.map((w) => w.wallMs));
+  say(
+    `  rounds: ` +
+      phases[1]
+        .map((one, i) => {
+          const two = phases[2][i]!;
+          return `×${fmt(two.sendsPerSecond / one.sendsPerSecond)} (one ${fmt(one.sendsPerSecond, 0)} sends/s on ${fmt(ours(one), 2)} cores of ${fmt(one.machineCores, 2)} busy, two ${fmt(two.sendsPerSecond, 0)} on ${fmt(ours(two), 2)} of ${fmt(two.machineCores, 2)})`;
+        })
+        .join('; '),
+  );
   // Whether the second process costs more CPU per send (contention) or only needs the cores.
   const perCpu = (n: 1 | 2) => median(phases[n].map(sendsPerCpuSecond));
   say(
