@@ -3,10 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { newId, type Database } from '@outreach/db';
+import { usingPostgres } from '@outreach/db/testing';
 import { createSendingFixture, startSmtpServer, testDatabase, type SmtpTestServer, type TestStep } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import { createMailSender } from '../shared/mail-sender';
-import { localDay } from './schedule.rules';
+import { dayBounds, localDay } from './schedule.rules';
+import { LOCK_CAMPAIGNS_SQL } from './scheduler.queries';
 import { CLAIM_LEASE_MS, claimDueSends, runSchedulerTick } from './scheduler.service';
 import { startSendingWorker } from './worker.service';
 import { recordOpen, unsubscribeByToken } from '../tracking/index';
@@ -258,6 +260,48 @@ describe('workers racing and crashing', () => {
     expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(24);
     const split = await db.prisma.sentEmail.groupBy({ by: ['variationLabel'], where: { campaignId: c.id }, _count: true });
     expect(split.map((s) => s._count).sort()).toEqual([12, 12]);
+  }, 60_000);
+
+  // PostgreSQL only: PGlite runs one transaction at a time.
+  it.runIf(usingPostgres())("a claim holding a campaign keeps other claims out, not the recording of its sends nor new leads", async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test');
+    const c = await t.campaign({ mailboxes: [alice], steps: [{ variations: [{ label: 'A', subject: 'Hi', body: '<p>Hi</p>' }] }] });
+    const leadId = await t.lead(c.id, 'held@campaign.test');
+    const day = dayBounds({ timezone: OSLO, at: t.clock.now() }).start.toISOString();
+    const lockCampaign = (tx: Pick<Database['prisma'], '$queryRawUnsafe'>) => tx.$queryRawUnsafe<{ id: string }[]>(LOCK_CAMPAIGNS_SQL, [c.id], [day], 1);
+    const held = gate();
+    const done = gate();
+    // A claim's lock of the campaign, held until the others are through.
+    const claim = db.prisma.$transaction(async (tx) => {
+      expect(await lockCampaign(tx)).toHaveLength(1);
+      held.resolve();
+      await done.promise;
+    });
+    await held.promise;
+    try {
+      // Each waits at most 2 s for a lock: a wait for the claim's commit would fail it.
+      const others = await db.prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '2s'`);
+        const id = newId();
+        await tx.sentEmail.create({
+          data: {
+            id, organizationId: t.org.organizationId, workspaceId: t.ws, campaignId: c.id, leadId, emailAccountId: alice,
+            step: 1, variationLabel: 'A', messageId: `${id}@sender.test`, subject: 'Hi', body: '<p>Hi</p>', sentAt: t.clock.now(),
+          },
+        });
+        await tx.lead.create({
+          data: { id: newId(), organizationId: t.org.organizationId, workspaceId: t.ws, campaignId: c.id, email: 'added@campaign.test', emailNormalized: 'added@campaign.test' },
+        });
+        // Another worker's claim skips the held campaign.
+        return lockCampaign(tx);
+      });
+      expect(others).toEqual([]);
+    } finally {
+      done.resolve();
+      await claim;
+    }
+    expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(1);
   }, 60_000);
 
   it('a send interrupted by a crash before it reached the server is retried after the lease with the same Message-ID', async () => {

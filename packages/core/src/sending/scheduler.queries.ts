@@ -74,12 +74,16 @@ export const CAMPAIGN_STATE_SQL = `
  * mailbox) plus those claimed and not yet recorded (leads_in_flight_idx: as many as the sends in
  * flight). One statement, so a send moving from "claimed" to "recorded" (one transaction: the
  * lead's claim cleared, the count raised at its commit) is counted exactly once.
+ * FOR NO KEY UPDATE, not FOR UPDATE: claims still exclude each other (and a status change
+ * excludes them), but the rows that point at the campaign (a send being recorded, a lead being
+ * added: their foreign keys take FOR KEY SHARE) go on while a claim holds it, instead of waiting
+ * for its commit.
  * $1 campaign ids in order, $2 their day starts, $3 how many.
  */
 export const LOCK_CAMPAIGNS_SQL = `
   WITH c AS (
     SELECT c.id FROM campaigns c JOIN unnest($1::text[]) WITH ORDINALITY AS o(id, pos) ON o.id = c.id
-     WHERE c.status = 'ACTIVE' ORDER BY o.pos LIMIT $3 FOR UPDATE OF c SKIP LOCKED
+     WHERE c.status = 'ACTIVE' ORDER BY o.pos LIMIT $3 FOR NO KEY UPDATE OF c SKIP LOCKED
   ),
   cd AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),
   inflight AS (SELECT campaign_id, current_step FROM leads WHERE claimed_at IS NOT NULL)
