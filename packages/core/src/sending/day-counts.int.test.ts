@@ -2,8 +2,7 @@
 // limits read them, so what they count is what a mailbox or campaign may still send today.
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { newId, type Database } from '@outreach/db';
-import { usingPostgres } from '@outreach/db/testing';
-import { createSendingFixture, startSmtpServer, testDatabase, type SmtpTestServer, type TestStep } from '../testing/index';
+import { createSendingFixture, startSmtpServer, testDatabase, usingPostgres, type SmtpTestServer, type TestStep } from '../testing/index';
 import { dayBounds } from './schedule.rules';
 
 const PASSWORDS: Record<string, string> = { 'erin@sender.test': 'erin-pw', 'frank@sender.test': 'frank-pw' };

@@ -3,8 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { newId, type Database } from '@outreach/db';
-import { usingPostgres } from '@outreach/db/testing';
-import { createSendingFixture, startSmtpServer, testDatabase, type SmtpTestServer, type TestStep } from '../testing/index';
+import { createSendingFixture, startSmtpServer, testDatabase, usingPostgres, type SmtpTestServer, type TestStep } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import { createMailSender } from '../shared/mail-sender';
 import { dayBounds, localDay } from './schedule.rules';
