@@ -414,11 +414,11 @@ export function recording(inner: MailSender) {
 }
 
 /**
- * CPU time so far of this process (the engine or nodemailer) and the SMTP sink (in this
- * process, or in its own from SINK_CHILD_FROM mailboxes on), and of this database's PostgreSQL backends (utime + stime from /proc, in clock
- * ticks of 10 ms; the server runs on this machine).
+ * CPU time so far of this process (the engine or nodemailer) and the SMTP sink when there is one
+ * (in this process, or in its own from SINK_CHILD_FROM mailboxes on), and of this database's
+ * PostgreSQL backends (utime + stime from /proc, in clock ticks of 10 ms; the server runs on this machine).
  */
-async function cpuNow(pool: pg.Pool, sink: { cpuMs(): Promise<number> }): Promise<{ node: number; pg: Map<number, number> }> {
+async function cpuNow(pool: pg.Pool, sink?: { cpuMs(): Promise<number> }): Promise<{ node: number; pg: Map<number, number> }> {
   const pids = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
   const pgTicks = new Map<number, number>();
   for (const { pid } of pids.rows) {
@@ -428,7 +428,7 @@ async function cpuNow(pool: pg.Pool, sink: { cpuMs(): Promise<number> }): Promis
     pgTicks.set(pid, Number(fields[11]) + Number(fields[12]));
   }
   const u = process.cpuUsage();
-  return { node: (u.user + u.system) / 1000 + (await sink.cpuMs()), pg: pgTicks };
+  return { node: (u.user + u.system) / 1000 + (sink ? await sink.cpuMs() : 0), pg: pgTicks };
 }
 
 /** CPU milliseconds between two snapshots: this process, and the backends present in both. */
