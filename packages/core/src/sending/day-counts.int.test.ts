@@ -115,6 +115,47 @@ describe('daily send counts', () => {
     expect(await today(byNew)).toEqual({ sent: 7, newSent: 6 });
   }, 60_000);
 
+  it('count a statement of many sends (a batch, an import) as the sends one by one would: the newest day of each row, an older send kept out', async () => {
+    const t = await createSendingFixture({ db, smtp, passwords: PASSWORDS, start: '2026-11-23T08:00:00Z' });
+    const erin = await t.mailbox('erin@sender.test');
+    const frank = await t.mailbox('frank@sender.test');
+    const steps: TestStep[] = [{ variations: [{ label: 'A', subject: 'Hello', body: '<p>Hello</p>' }] }, { waitTime: 1, variations: [{ label: 'A', subject: '', body: '<p>Again</p>' }] }];
+    const campaign = await t.campaign({ mailboxes: [erin, frank], steps, schedule: { from: '00:00', to: '23:59', days: ALL_DAYS, timezone: 'UTC' } });
+    const lead = await t.lead(campaign.id, 'many@dest.test');
+    const rows = (sends: { mailbox: string | null; at: string; step: number }[]) =>
+      sends.map(({ mailbox, at, step }) => {
+        const id = newId();
+        return { id, organizationId: t.org.organizationId, workspaceId: t.ws, campaignId: campaign.id, leadId: lead, emailAccountId: mailbox, step, variationLabel: 'A', messageId: `${id}@sender.test`, subject: 'Hello', body: '<p>Hello</p>', sentAt: new Date(at) };
+      });
+    // erin: two sends yesterday and three today (one a first step) in one statement; frank: one today; and one without a mailbox.
+    await db.prisma.sentEmail.createMany({
+      data: rows([
+        { mailbox: erin, at: '2026-11-22T09:00:00Z', step: 1 },
+        { mailbox: erin, at: '2026-11-23T09:00:00Z', step: 1 },
+        { mailbox: erin, at: '2026-11-22T10:00:00Z', step: 2 },
+        { mailbox: erin, at: '2026-11-23T10:00:00Z', step: 2 },
+        { mailbox: frank, at: '2026-11-23T09:30:00Z', step: 2 },
+        { mailbox: erin, at: '2026-11-23T11:00:00Z', step: 2 },
+        { mailbox: null, at: '2026-11-23T11:30:00Z', step: 2 },
+      ]),
+    });
+    const campaignRows = async () =>
+      Object.fromEntries((await db.prisma.campaignDayCount.findMany({ where: { campaignId: campaign.id } })).map((r) => [r.emailAccountId, [r.dayStart.toISOString(), r.sent, r.newSent]]));
+    const today = '2026-11-23T00:00:00.000Z';
+    expect(await campaignRows()).toEqual({ [erin]: [today, 3, 1], [frank]: [today, 1, 0], '': [today, 1, 0] });
+    const { timezone } = await db.prisma.workspace.findUniqueOrThrow({ where: { id: t.ws }, select: { timezone: true } });
+    const mailboxToday = dayBounds({ timezone, at: new Date('2026-11-23T12:00:00Z') }).start;
+    const erinCount = await db.prisma.mailboxDayCount.findUniqueOrThrow({ where: { emailAccountId: erin } });
+    expect(erinCount.dayStart).toEqual(mailboxToday);
+    const erinToday = ['09', '10', '11'].filter((h) => new Date(`2026-11-23T${h}:00:00Z`) >= mailboxToday).length;
+    expect(erinCount.sent).toBe(erinToday);
+
+    // A second statement: a send of today adds, one recorded late for yesterday is kept out.
+    await db.prisma.sentEmail.createMany({ data: rows([{ mailbox: erin, at: '2026-11-23T12:00:00Z', step: 2 }, { mailbox: erin, at: '2026-11-22T23:00:00Z', step: 2 }]) });
+    expect((await campaignRows())[erin]).toEqual([today, 4, 1]);
+    expect((await db.prisma.mailboxDayCount.findUniqueOrThrow({ where: { emailAccountId: erin } })).sent).toBe(erinToday + 1);
+  }, 60_000);
+
   // A campaign's count is one row per mailbox: recording sends of one campaign through two
   // mailboxes in parallel updates two rows, so neither transaction waits for the other (one
   // row per campaign made the second wait for the first's commit). PostgreSQL only: PGlite runs
