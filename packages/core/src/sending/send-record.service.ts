@@ -79,6 +79,17 @@ export function createSendRecorder(options: { deps: ServiceDeps; batchSize?: num
   };
 }
 
+/** The send's part of an EMAIL_SENT payload. */
+const sendFields = (claim: ClaimedSend, now: Date) => ({
+  sender_email: claim.mailbox.email,
+  subject: claim.message.subject,
+  body: claim.message.html ?? claim.message.text,
+  step: claim.step,
+  variation: claim.variationLabel,
+  message_id: claim.message.messageId,
+  sent_at: now,
+});
+
 const sentRow = ({ claim, now, outcomeUnknown }: AcceptedSend): SentRow => ({
   id: claim.sendId,
   organization_id: claim.organizationId,
@@ -131,15 +142,7 @@ async function recordBatch(deps: ServiceDeps, batch: Waiting[]): Promise<void> {
             emailSentFields({
               lead: leads.get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail },
               campaign: { id: claim.campaignId, name: claim.campaignName },
-              send: {
-                sender_email: claim.mailbox.email,
-                subject: claim.message.subject,
-                body: claim.message.html ?? claim.message.text,
-                step: claim.step,
-                variation: claim.variationLabel,
-                message_id: claim.message.messageId,
-                sent_at: now,
-              },
+              send: sendFields(claim, now),
             }),
           );
         },
@@ -219,15 +222,7 @@ export async function recordSend(options: {
             emailSentFields({
               lead: await payloadLead(),
               campaign,
-              send: {
-                sender_email: claim.mailbox.email,
-                subject: claim.message.subject,
-                body: claim.message.html ?? claim.message.text,
-                step: claim.step,
-                variation: claim.variationLabel,
-                message_id: claim.message.messageId,
-                sent_at: now,
-              },
+              send: sendFields(claim, now),
             }),
         });
       }
