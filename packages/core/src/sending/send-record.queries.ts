@@ -31,8 +31,8 @@ export interface SentRow {
  * the lead's status if this send still held it (null: the claim was lost).
  *
  * A data-modifying WITH runs whether or not the final SELECT reads it (um).
- * The rows go in by campaign and mailbox: their row triggers (day counts) lock those counters'
- * rows in that order, so two batches recording at once cannot wait on each other in a cycle.
+ * The rows go in by campaign and mailbox (the day counts' statement trigger takes its count rows
+ * in key order too), so two batches recording at once cannot wait on each other in a cycle.
  * $1 a JSON array of SentRow, at most one per lead.
  */
 export const RECORD_SENTS_SQL = `
