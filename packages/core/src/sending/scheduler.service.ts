@@ -3,11 +3,12 @@
  * delivers them through the mailboxes' SMTP servers, and records what happened.
  *
  * Claiming reads the open campaigns and their mailboxes' state (no credentials) with today's
- * counts (kept per day by triggers: docs/database.md, "Daily send counts"), then, in one short transaction, locks only
- * what this tick can use, with SKIP LOCKED (another worker takes what this one does not hold):
- * the campaigns that sent least recently among those with a lead due, enough to cover about
- * twice the tick's sends; their due leads (the partial index leads_due_idx); and the mailboxes
- * those leads can use, whose full rows (sender, SMTP login) come with their locks. Today's counts are read again under the locks, exactly, and every
+ * counts (kept per day by triggers: docs/database.md, "Daily send counts"), then, in one short
+ * transaction, locks only what this tick can use, with SKIP LOCKED (another worker takes what
+ * this one does not hold): the campaigns that sent least recently among those with a lead due,
+ * enough to cover about twice the tick's sends; their due leads (the partial index
+ * leads_due_idx); and the mailboxes those leads can use, whose full rows (sender, SMTP login)
+ * come with their locks. Today's counts are read again under the locks, exactly, and every
  * decision is written at once. So a tick's work grows with its sends, not with the day's sends
  * or the number of mailboxes and campaigns beyond one read of each. A claimed lead's
  * next_send_at moves to the end of a lease: a worker that dies between claim and record
