@@ -7,10 +7,14 @@ import type { Database } from '@outreach/db';
 /** The seed recorded under `key` by an earlier run, or null. */
 export async function existingSeed<T>(options: { pool: pg.Pool; name: string; key: string }): Promise<T | null> {
   const found = await options.pool.query<{ settings: Record<string, unknown> }>(
-    `SELECT w.settings FROM organizations o JOIN workspaces w ON w.organization_id = o.id WHERE o.name = $1 LIMIT 1`,
-    [options.name],
+    `SELECT w.settings FROM organizations o JOIN workspaces w ON w.organization_id = o.id WHERE o.name = $1 AND w.settings ? $2 LIMIT 1`,
+    [options.name, options.key],
   );
-  return (found.rows[0]?.settings[options.key] as T | undefined) ?? null;
+  const seed = (found.rows[0]?.settings[options.key] as T | undefined) ?? null;
+  // A run stopped mid-seed (killed before its rollback's clean-up) left its organization without
+  // the mark: it goes, or the new seed would collide with the rows it kept.
+  if (!seed) await options.pool.query(`DELETE FROM organizations WHERE name = $1`, [options.name]);
+  return seed;
 }
 
 /** A new organization for a seed, a connection to fill it with, and a step runner that logs each statement's rows and time. */

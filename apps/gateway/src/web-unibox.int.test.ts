@@ -104,6 +104,9 @@ describe.skipIf(unavailable)('the unibox in a browser', () => {
     await check(page, 'the empty unibox');
 
     // Grace answers: her reply lands in the mailbox's INBOX on Dovecot, and the reply reader reads it.
+    // Its time is the server's INTERNALDATE, in whole seconds: appended in the second of the send,
+    // it would read as older than the e-mail it answers (a CI run saw it so), so it waits for the next.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, sent.sentAt.getTime() + 1_000 - (sent.sentAt.getTime() % 1_000) - Date.now()) + 20));
     const replyId = `reply-${newId()}@example.com`;
     const client = new ImapFlow({ host: '127.0.0.1', port: imap!.port, secure: false, auth: { user: MAILBOX, pass: PASSWORD }, logger: false });
     await client.connect();
