@@ -139,10 +139,13 @@ if (only.has('upload')) {
   results.api.shift();
   results.raw.shift();
   const ratio = median(results.api) / median(results.raw);
+  // Each API round beside the raw round right after it: the machine's speed drifts between rounds
+  // (a CPU loop here varies 2× from one second to the next), which the two medians do not cancel.
+  const paired = median(results.api.map((api, i) => api / results.raw[i]!));
   say(`  API (HTTP + validation + classification + insert): ${fmt(median(results.api), 0)} rows/s   rounds: ${results.api.map((x) => fmt(x, 0)).join(', ')}`);
   say(`  raw INSERT … SELECT FROM unnest … ON CONFLICT DO NOTHING with blocklist anti-join: ${fmt(median(results.raw), 0)} rows/s   rounds: ${results.raw.map((x) => fmt(x, 0)).join(', ')}`);
-  say(`  ratio ${fmt(ratio)} (target ≥ 0.80); worst event-loop delay during an upload ${fmt(Math.max(...delays), 1)} ms (target ≤ 100)`);
-  summary.push(`lead upload 5,000: ratio ${fmt(ratio)} (≥ 0.80), max loop delay ${fmt(Math.max(...delays), 1)} ms (≤ 100)`);
+  say(`  ratio ${fmt(ratio)} (median of rounds ${fmt(paired)}; target ≥ 0.80); worst event-loop delay during an upload ${fmt(Math.max(...delays), 1)} ms (target ≤ 100)`);
+  summary.push(`lead upload 5,000: ratio ${fmt(ratio)} (median of rounds ${fmt(paired)}; ≥ 0.80), max loop delay ${fmt(Math.max(...delays), 1)} ms (≤ 100)`);
 }
 
 // ── 2. variation stats ────────────────────────────────────────────────────────

@@ -101,6 +101,7 @@ export function gatewayDeps(options: { db: Database; env: Env; log: Logger; encr
       defaultLeadAllowance: options.env.DEFAULT_LEAD_ALLOWANCE,
       publicUrl: publicUrlOf(options.env),
       allowPrivateTargets: options.env.ALLOW_PRIVATE_TARGETS,
+      embeddedDatabase: options.db.kind === 'pglite',
       installation,
     },
     caches: createCaches(),

@@ -4,7 +4,7 @@ import { invalidField } from '../shared/errors';
 import { AddLeadsInput, AddLeadsOutput } from './lead-add.schemas';
 import { inSlices, slicesOf } from '../shared/event-loop';
 import { createUploadPlanner } from './lead-add.rules';
-import { insertLeads, overwriteLeads, UPLOAD_STATEMENT_LEADS, type SkipRule } from './lead-add.queries';
+import { insertLeads, overwriteLeads, uploadStatementLeads, type SkipRule } from './lead-add.queries';
 
 export const addLeads = defineOperation({
   name: 'lead.add',
@@ -24,13 +24,14 @@ export const addLeads = defineOperation({
   permission: 'CAMPAIGN_EDIT',
   async run(ctx, input) {
     // Planned a slice at a time and written a statement a slice, with the event loop let
-    // through in between (see UPLOAD_STATEMENT_LEADS), in one transaction. Without is_overwrite,
-    // a slice is planned as its statement is about to go, while the database writes the one
-    // before; an overwrite needs every planned lead first.
+    // through in between (see uploadStatementLeads), in one transaction. Without is_overwrite,
+    // a slice is planned while the database writes the one before; an overwrite needs every
+    // planned lead first.
+    const statementLeads = uploadStatementLeads(ctx.settings);
     const planner = createUploadPlanner();
-    if (input.is_overwrite) await inSlices(input.leads, UPLOAD_STATEMENT_LEADS, (slice) => void planner.add(slice));
+    if (input.is_overwrite) await inSlices(input.leads, statementLeads.next, (slice) => void planner.add(slice));
     function* plannedSlices() {
-      for (const slice of slicesOf(input.leads, UPLOAD_STATEMENT_LEADS)) yield planner.add(slice);
+      for (const slice of slicesOf(input.leads, statementLeads.next, statementLeads.first)) yield planner.add(slice);
     }
     const skip: SkipRule = input.skip_if_in_workspace
       ? 'any_campaign'
@@ -62,14 +63,14 @@ export const addLeads = defineOperation({
         const uploadId = newId();
         // Overwrite first, so that only leads that were in the campaign before this upload are updated.
         const planned = input.is_overwrite ? planner.plan().leads : [];
-        const overwritten = planned.length ? await overwriteLeads({ tx, workspaceId: input.workspace_id, campaignId: campaign.id, leads: planned }) : 0;
+        const overwritten = planned.length ? await overwriteLeads({ tx, workspaceId: input.workspace_id, campaignId: campaign.id, leads: planned, statementLeads: statementLeads.next }) : 0;
         const counts = await insertLeads({
           tx,
           organizationId: ctx.actor.organizationId,
           workspaceId: input.workspace_id,
           campaignId: campaign.id,
           uploadId,
-          slices: input.is_overwrite ? slicesOf(planned, UPLOAD_STATEMENT_LEADS) : plannedSlices(),
+          slices: input.is_overwrite ? slicesOf(planned, statementLeads.next, statementLeads.first) : plannedSlices(),
           skip,
           room,
         });

@@ -51,6 +51,11 @@ export interface Settings {
    */
   allowPrivateTargets: boolean;
   /**
+   * The database runs on this process's thread (PGlite): a statement stops every other request
+   * while it runs, so long work writes smaller statements (uploadStatementLeads). Absent: as if it did.
+   */
+  embeddedDatabase?: boolean;
+  /**
    * Installation settings given in the environment (OAuth clients, …); they win over the values
    * stored with `outreach settings set` (readInstallationSettings).
    */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countEventLoopTurns } from '../testing/event-loop-turns';
-import { inSlices, yieldToEventLoop } from './event-loop';
+import { inSlices, slicesOf, yieldToEventLoop } from './event-loop';
 
 describe('work in slices', () => {
   it('lets callbacks already queued on the event loop run before it goes on', async () => {
@@ -8,6 +8,13 @@ describe('work in slices', () => {
     setImmediate(() => (ran = true));
     await yieldToEventLoop();
     expect(ran).toBe(true);
+  });
+
+  it('slices in order, the first slice of its own size when given one', () => {
+    expect([...slicesOf([1, 2, 3, 4, 5, 6, 7], 3)]).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+    expect([...slicesOf([1, 2, 3, 4, 5, 6, 7], 3, 1)]).toEqual([[1], [2, 3, 4], [5, 6, 7]]);
+    expect([...slicesOf([1, 2], 3, 5)]).toEqual([[1, 2]]);
+    expect([...slicesOf([], 3, 1)]).toEqual([]);
   });
 
   it('runs every slice in order, and the event loop between two slices, not before the first', async () => {

@@ -8,9 +8,13 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** `items` in consecutive slices of `size`, taken one at a time. */
-export function* slicesOf<T>(items: readonly T[], size: number): Generator<T[]> {
-  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+/** `items` in consecutive slices of `size` (the first of `firstSize`, default `size`), taken one at a time. */
+export function* slicesOf<T>(items: readonly T[], size: number, firstSize = size): Generator<T[]> {
+  let start = 0;
+  for (let take = firstSize; start < items.length; take = size) {
+    yield items.slice(start, start + take);
+    start += take;
+  }
 }
 
 /** Runs `fn` over `items` in slices of `size`, in order, yielding to the event loop between slices. */

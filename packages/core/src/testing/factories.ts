@@ -34,7 +34,13 @@ export function testServiceDeps(options: { db: Database; clock?: Clock; dns?: Dn
         createOAuthClient({ config: installationOAuthConfig({ db: options.db.prisma, secrets, env: options.installation }), allowInsecureHttp: allowPrivateTargets, clock: options.clock }),
     },
     log: silentLogger,
-    settings: { defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000, publicUrl: options.publicUrl ?? 'https://outreach.test', allowPrivateTargets, installation: options.installation },
+    settings: {
+      defaultLeadAllowance: options.defaultLeadAllowance ?? 1_000_000,
+      publicUrl: options.publicUrl ?? 'https://outreach.test',
+      allowPrivateTargets,
+      embeddedDatabase: options.db.kind === 'pglite',
+      installation: options.installation,
+    },
     caches: createCaches(),
     secrets,
   };
