@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Encrypts secrets at rest (webhook secrets, mailbox passwords) with AES-256-GCM. */
 export interface SecretBox {
@@ -22,8 +22,11 @@ const VERSION = 'v1';
  */
 export function createSecretBox(options: { key: Buffer }): SecretBox {
   if (options.key.length !== 32) throw new Error('the encryption key must be 32 bytes');
-  // A separate key for MACs, so a tag never reveals anything about the encryption key.
-  const macKey = Buffer.from(hkdfSync('sha256', options.key, Buffer.alloc(0), 'outreach link mac v1', 32));
+  // A separate key for MACs, so a tag never reveals anything about the encryption key. Both as
+  // key objects: Node checks a Buffer key on every use (about 5 times the cost of the HMAC of a
+  // tracking link itself), and every e-mail signs two links and decrypts its mailbox's password.
+  const macKey = createSecretKey(Buffer.from(hkdfSync('sha256', options.key, Buffer.alloc(0), 'outreach link mac v1', 32)));
+  const key = createSecretKey(options.key);
   const mac = (data: string) => createHmac('sha256', macKey).update(data, 'utf8').digest().subarray(0, 16).toString('base64url');
   return {
     mac,
@@ -34,14 +37,14 @@ export function createSecretBox(options: { key: Buffer }): SecretBox {
     },
     encrypt(plaintext) {
       const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', options.key, iv);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
       const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join(':');
     },
     decrypt(ciphertext) {
       const [version, iv, tag, data] = ciphertext.split(':');
       if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('not a ciphertext of this secret box');
-      const decipher = createDecipheriv('aes-256-gcm', options.key, Buffer.from(iv, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
     },
