@@ -10,14 +10,14 @@
  * while one batch is written go together in the next one. A batch that fails is recorded
  * send by send (recordSend), so one bad row loses no other. Bounces are recorded one by one.
  */
-import { newId } from '@outreach/db';
+import { newId, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import { observerOf } from '../shared/observer';
 import { bouncedEmailFields, emailSentFields, emitWebhookEvent, emitWebhookEvents, systemAlertFields, type PayloadLead } from '../webhook/index';
 import { leadsForEvents } from '../lead/index';
 import { RECORD_SENT_SQL } from './scheduler.queries';
 import { RECORD_SENTS_SQL, type SentRow } from './send-record.queries';
-import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL, LEAD_THREADS_SQL } from '../unibox/index';
+import { COPY_SENDS_INTO_THREADS_SQL } from '../unibox/index';
 import { pauseOnBounceRate } from '../shared/bounce-protection.service';
 import { evaluateMailboxRules } from '../account-automation/index';
 import type { ClaimedSend } from './send-decision.rules';
@@ -110,6 +110,17 @@ const sentRow = ({ claim, now, outcomeUnknown }: AcceptedSend): SentRow => ({
   outcome_unknown: outcomeUnknown,
 });
 
+/** Copies recorded sends into their leads' unified-inbox threads, where there is one (COPY_SENDS_INTO_THREADS_SQL). */
+async function copyIntoThreads(tx: Tx, sends: Pick<AcceptedSend, 'claim' | 'now'>[]): Promise<void> {
+  await tx.$executeRawUnsafe(
+    COPY_SENDS_INTO_THREADS_SQL,
+    sends.map((s) => s.claim.workspaceId),
+    sends.map((s) => s.claim.leadId),
+    sends.map((s) => s.claim.sendId),
+    sends.map((s) => s.now.toISOString()),
+  );
+}
+
 /** Records a batch in one transaction, or, should that fail, each send on its own; settles every send's promise. */
 async function recordBatch(deps: ServiceDeps, batch: Waiting[]): Promise<void> {
   let rows: Map<string, { inserted: boolean; lead_status: string | null }>;
@@ -120,18 +131,7 @@ async function recordBatch(deps: ServiceDeps, batch: Waiting[]): Promise<void> {
       const fresh = batch.filter((s) => byId.get(s.claim.sendId)?.inserted);
       if (!fresh.length) return byId;
       // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows the send too.
-      const threads = await tx.$queryRawUnsafe<{ lead_id: string; id: string }[]>(
-        LEAD_THREADS_SQL,
-        fresh.map((s) => s.claim.workspaceId),
-        fresh.map((s) => s.claim.leadId),
-      );
-      const threadOf = new Map(threads.map((t) => [t.lead_id, t.id]));
-      for (const { claim, now } of fresh) {
-        const thread = threadOf.get(claim.leadId);
-        if (!thread) continue;
-        await tx.$executeRawUnsafe(COPY_CAMPAIGN_SENDS_SQL, thread, claim.leadId, claim.sendId);
-        await tx.uniboxThread.update({ where: { id: thread }, data: { lastMessageAt: now } });
-      }
+      await copyIntoThreads(tx, fresh);
       await emitWebhookEvents({
         tx,
         event: 'EMAIL_SENT',
@@ -207,11 +207,7 @@ export async function recordSend(options: {
     if (!bounce) {
       if (row?.inserted) {
         // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows this send too.
-        const [thread] = await tx.$queryRawUnsafe<{ id: string }[]>(LEAD_THREAD_SQL, claim.workspaceId, claim.leadId);
-        if (thread) {
-          await tx.$executeRawUnsafe(COPY_CAMPAIGN_SENDS_SQL, thread.id, claim.leadId, claim.sendId);
-          await tx.uniboxThread.update({ where: { id: thread.id }, data: { lastMessageAt: now } });
-        }
+        await copyIntoThreads(tx, [{ claim, now }]);
         await emitWebhookEvent({
           tx,
           workspaceId: claim.workspaceId,

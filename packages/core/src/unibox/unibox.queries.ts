@@ -144,24 +144,42 @@ export const LEAD_THREAD_SQL = `
    LIMIT 1`;
 
 /**
- * LEAD_THREAD_SQL for several leads at once (the engine's batched recording): each lead with
- * its conversation's thread, leads without one left out. $1 workspaces, $2 leads (pairwise).
+ * The engine's sends into the conversations already in the unified inbox, in one statement for
+ * a batch: each send whose lead (or parent-campaign lead) has a thread (the newest, as
+ * LEAD_THREAD_SQL picks it) is copied into it as an OUT message, and the thread moves to the
+ * send's time (the latest, when two sends meet one thread). Sends without a thread are left out.
+ * $1 workspaces, $2 leads, $3 send ids, $4 send times (ISO text), pairwise.
  */
-export const LEAD_THREADS_SQL = `
-  SELECT x.lead_id, t.id
-    FROM unnest($1::text[], $2::text[]) AS x(workspace_id, lead_id)
-   CROSS JOIN LATERAL (
-     SELECT u.id FROM unibox_threads u
-      WHERE u.workspace_id = x.workspace_id
-        AND u.lead_id IN (SELECT x.lead_id UNION SELECT l.source_lead_id FROM leads l WHERE l.id = x.lead_id AND l.source_lead_id IS NOT NULL)
-      ORDER BY u.last_message_at DESC, u.id DESC
-      LIMIT 1
-   ) t`;
+export const COPY_SENDS_INTO_THREADS_SQL = `
+  WITH x AS (
+    SELECT x.lead_id, x.send_id, x.at::timestamptz AS at, t.id AS thread_id
+      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(workspace_id, lead_id, send_id, at)
+     CROSS JOIN LATERAL (
+       SELECT u.id FROM unibox_threads u
+        WHERE u.workspace_id = x.workspace_id
+          AND u.lead_id IN (SELECT x.lead_id UNION SELECT l.source_lead_id FROM leads l WHERE l.id = x.lead_id AND l.source_lead_id IS NOT NULL)
+        ORDER BY u.last_message_at DESC, u.id DESC
+        LIMIT 1
+     ) t
+  ),
+  copied AS (
+    INSERT INTO unibox_messages (id, workspace_id, thread_id, email_account_id, lead_id, campaign_id, sent_email_id, direction, folder,
+                                 message_id, from_address, from_json, to_json, subject, text_body, html_body, is_unread, received_at, created_at)
+    SELECT s.id, s.workspace_id, x.thread_id, s.email_account_id, x.lead_id, s.campaign_id, s.id, 'OUT', 'INBOX', s.message_id,
+           COALESCE(ea.email, ''), json_build_array(json_build_object('address', COALESCE(ea.email, ''), 'name', COALESCE(ea.first_name || ' ' || ea.last_name, '')))::jsonb,
+           json_build_array(json_build_object('address', l.email, 'name', ''))::jsonb,
+           s.subject, CASE WHEN s.is_text THEN s.body ELSE '' END, CASE WHEN s.is_text THEN '' ELSE s.body END, false, s.sent_at, s.sent_at
+      FROM x JOIN sent_emails s ON s.id = x.send_id JOIN leads l ON l.id = s.lead_id LEFT JOIN email_accounts ea ON ea.id = s.email_account_id
+    ON CONFLICT DO NOTHING
+  )
+  UPDATE unibox_threads u SET last_message_at = m.at
+    FROM (SELECT thread_id, max(at) AS at FROM x GROUP BY thread_id) m
+   WHERE u.id = m.thread_id`;
 
 /**
  * Our campaign e-mails to a lead (and to its parent-campaign lead) copied into a thread as
  * OUT messages: all of them when a thread opens (reply ingestion, a conversation started
- * from the unibox), or one send ($3) that went out after the thread existed (the engine).
+ * from the unibox), or one send ($3). The engine's sends go by COPY_SENDS_INTO_THREADS_SQL.
  * $1 thread, $2 lead, $3 one send id or null.
  */
 export const COPY_CAMPAIGN_SENDS_SQL = `
