@@ -20,6 +20,8 @@ import {
   type MailSender,
   type OutgoingMessage,
   type ServiceDeps,
+  startSendingWorker,
+  TICKS_IN_FLIGHT,
 } from '@outreach/core';
 import { TestClock, testServiceDeps } from '@outreach/core/testing';
 import { startSink } from './smtp-sink';
@@ -393,6 +395,8 @@ const SEND_MAILBOXES = Number(process.env['BENCH_SEND_MAILBOXES'] ?? 10);
 const SINK_CHILD_FROM = 500;
 /** A tick sends from each mailbox once, at most runSchedulerTick's default of 100. */
 const PER_TICK = Math.min(SEND_MAILBOXES, 100);
+/** How much faster than real time the worker round's clock moves (a 20 ms claim: 200 s, past any jitter). */
+const WORKER_CLOCK_SPEED = 10_000;
 const SEND_LEADS = 2_000;
 
 /** A MailSender that times each send and keeps the messages (the raw side sends the same ones). */
@@ -501,6 +505,8 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         });
       }
       await db.prisma.campaignEmailAccount.createMany({ data: mailboxIds.map((emailAccountId) => ({ campaignId: id, emailAccountId })) });
+      // Lead ids: the campaign id's counter end (its start is the second it was made in, shared by
+      // campaigns made within one second) and the lead's number.
       await pool.query(
         `INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, first_name, last_name, company_name, custom_variables,
                             next_send_at, created_at, updated_at)
@@ -508,7 +514,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
                 CASE WHEN n % 4 = 0 THEN jsonb_build_object('personalization', 'Loved your talk on outbound at SaaStr, Lead' || n || '.') ELSE '{}'::jsonb END,
                 $5::timestamptz - interval '1 day' + n * interval '1 second', $5::timestamptz - interval '1 day', $5::timestamptz - interval '1 day'
            FROM generate_series(1, ${leads}) n, LATERAL (SELECT 'lead' || n || '-' || $6 || '@recipient' || (n % 50) || '.example.com' AS e) x`,
-        [org.organizationId, ws, id, id.slice(0, 12), clock.now().toISOString(), tag],
+        [org.organizationId, ws, id, id.slice(12), clock.now().toISOString(), tag],
       );
       return id;
     };
@@ -545,6 +551,44 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
       return { perSecond: (leads / ms) * 1000, ms, ticks, bytes, messages: [...rec.messages] };
     };
 
+    /**
+     * The same first steps through the sending worker's loop (startSendingWorker): ticks of
+     * PER_TICK sends, a full tick delivering while the next claims (TICKS_IN_FLIGHT at once),
+     * on a clock that moves WORKER_CLOCK_SPEED times faster than real time, so that a mailbox's
+     * pause (gap 0, up to 60 s of jitter) has passed by the next claim, as the 61 s steps do above.
+     */
+    const workerRound = async (leads: number, tag: string, day: number) => {
+      const base = Date.parse('2026-03-02T06:00:00.000Z') + day * 86_400_000;
+      const campaignId = await newCampaign(leads, tag);
+      await sink.reset();
+      const began = performance.now();
+      const moving = { now: () => new Date(base + (performance.now() - began) * WORKER_CLOCK_SPEED) };
+      const worker = startSendingWorker({
+        deps: { ...deps, ports: { ...deps.ports, clock: moving } },
+        intervalMs: 5,
+        maxSendsPerTick: PER_TICK,
+        // A lease of a simulated day (about 30 s here): no claim runs out while it delivers.
+        claimLeaseMs: 86_400_000,
+        workspaceIds: [ws],
+      });
+      let recorded = 0;
+      try {
+        for (let waited = 0; recorded < leads; waited += 10) {
+          if (waited > 120_000) throw new Error(`send (worker): ${recorded} of ${leads} sends recorded after 2 minutes`);
+          await new Promise((r) => setTimeout(r, 10));
+          recorded = (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sent_emails WHERE campaign_id = $1', [campaignId])).rows[0]!.n;
+        }
+      } finally {
+        await worker.stop();
+      }
+      const ms = performance.now() - began;
+      await db.prisma.campaign.update({ where: { id: campaignId }, data: { status: 'PAUSED' } });
+      const { count } = await sink.stats();
+      if (count !== leads) throw new Error(`send (worker): the sink received ${count} messages, not ${leads}`);
+      await sink.reset();
+      return (leads / ms) * 1000;
+    };
+
     /** The same messages, from the same mailboxes, straight through nodemailer pools (the engine's pool settings). */
     const rawRound = async (messages: { mailboxId: string; message: OutgoingMessage }[], inFlight: number) => {
       await sink.reset();
@@ -570,19 +614,24 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
       return (messages.length / ms) * 1000;
     };
 
+    // Each round starts on a later simulated day than any before it, four days apart (a worker
+    // round's clock may move most of a day): the mailboxes' pauses set by one round are over by the next.
+    let day = 0;
+    const nextDay = () => (day += 4);
     // Warm-up, not counted: JIT, pools, caches.
     const warm = await engineRound(200, 'warm', 0);
     await rawRound(warm.messages, 2000);
+    await workerRound(200, 'warm-worker', nextDay());
 
     let last: Awaited<ReturnType<typeof engineRound>> | null = null;
     const tickStats: { claim: number[]; deliver: number[]; after: number[]; tick: number[] } = { claim: [], deliver: [], after: [], tick: [] };
-    const cpu = { ours: { node: [] as number[], pg: [] as number[] }, raw: { node: [] as number[], pg: [] as number[] } };
+    const cpu = { ours: { node: [] as number[], pg: [] as number[] }, worker: { node: [] as number[], pg: [] as number[] }, raw: { node: [] as number[], pg: [] as number[] } };
     const results = await interleave({
       rounds: options.rounds,
       cases: {
         ours: async (round) => {
           const c0 = await cpuNow(pool, sink);
-          last = await engineRound(SEND_LEADS, `r${round}`, round + 1);
+          last = await engineRound(SEND_LEADS, `r${round}`, nextDay());
           const spent = cpuSpent(c0, await cpuNow(pool, sink));
           cpu.ours.node.push(spent.node / SEND_LEADS);
           cpu.ours.pg.push(spent.pg / SEND_LEADS);
@@ -593,6 +642,14 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
             tickStats.tick.push(t.end - t.start);
           }
           return last.perSecond;
+        },
+        worker: async (round) => {
+          const c0 = await cpuNow(pool, sink);
+          const rate = await workerRound(SEND_LEADS, `w${round}`, nextDay());
+          const spent = cpuSpent(c0, await cpuNow(pool, sink));
+          cpu.worker.node.push(spent.node / SEND_LEADS);
+          cpu.worker.pg.push(spent.pg / SEND_LEADS);
+          return rate;
         },
         raw: async () => {
           const c0 = await cpuNow(pool, sink);
@@ -606,16 +663,21 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
       },
     });
     const ours = median(results.ours);
+    const byWorker = median(results.worker);
     const raw = median(results.raw);
     const done = last as Awaited<ReturnType<typeof engineRound>> | null;
     const avgBytes = done ? done.bytes / SEND_LEADS : 0;
     say(`  messages: ${fmt(avgBytes, 0)} bytes on average (HTML + text, pixel, unsubscribe link and headers), ${SEND_LEADS} recipients, ${SEND_MAILBOXES} mailboxes, sending gap 0 (0–60 s jitter)`);
     say(`  engine, runSchedulerTick with a clock advanced 61 s per tick (${done?.ticks.length ?? 0} ticks): ${fmt(ours, 0)} sends/s   rounds: ${results.ours.map((x) => fmt(x, 0)).join(', ')}`);
     say(`  raw nodemailer, one pooled transport per mailbox (2 connections, 100 messages each), all ${SEND_LEADS} queued at once: ${fmt(raw, 0)} sends/s   rounds: ${results.raw.map((x) => fmt(x, 0)).join(', ')}`);
+    say(
+      `  engine, the worker's loop (ticks of ${PER_TICK}, ${TICKS_IN_FLIGHT} delivering at once, a clock ${WORKER_CLOCK_SPEED}× real time): ${fmt(byWorker, 0)} sends/s   rounds: ${results.worker.map((x) => fmt(x, 0)).join(', ')}`,
+    );
     say(`  for scale, raw with ${SEND_MAILBOXES} in flight (one per mailbox, as a tick sends): ${fmt(median(results.rawTenInFlight), 0)} sends/s`);
-    say(`  ratio ours/raw ${fmt(ours / raw)} (reported)`);
+    say(`  ratio ours/raw: ticks one after another ${fmt(ours / raw)}, the worker's loop ${fmt(byWorker / raw)} (reported)`);
     say(
       `  CPU per e-mail (node includes the SMTP sink, ${sinkApart ? 'in a child process' : 'in this process'} for both): engine node ${fmt(median(cpu.ours.node))} ms + PostgreSQL ${fmt(median(cpu.ours.pg))} ms; ` +
+        `the worker's loop node ${fmt(median(cpu.worker.node))} ms + PostgreSQL ${fmt(median(cpu.worker.pg))} ms; ` +
         `raw nodemailer node ${fmt(median(cpu.raw.node))} ms + PostgreSQL ${fmt(median(cpu.raw.pg))} ms`,
     );
     say(
@@ -638,7 +700,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
-    const profiled = await engineRound(500, 'profile', options.rounds + 1, calls).finally(() => {
+    const profiled = await engineRound(500, 'profile', nextDay(), calls).finally(() => {
       polling = false;
     });
     await poller;
@@ -657,7 +719,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         [...waits].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${fmt((100 * n) / sampled, 0)}%`).join(', ') +
         ' (Lock:* = waiting for another send’s transaction: all of a tick’s records update the same campaigns row)',
     );
-    return `send ${SEND_LEADS} via ${SEND_MAILBOXES} mailboxes: engine ${fmt(ours, 0)} sends/s, raw nodemailer ${fmt(raw, 0)} sends/s, ratio ${fmt(ours / raw)} (reported); CPU per e-mail engine ${fmt(median(cpu.ours.node))} + ${fmt(median(cpu.ours.pg))} ms (node + PostgreSQL), raw ${fmt(median(cpu.raw.node))} + ${fmt(median(cpu.raw.pg))} ms`;
+    return `send ${SEND_LEADS} via ${SEND_MAILBOXES} mailboxes: engine ${fmt(ours, 0)} sends/s (the worker's loop ${fmt(byWorker, 0)}), raw nodemailer ${fmt(raw, 0)} sends/s, ratio ${fmt(ours / raw)} (worker ${fmt(byWorker / raw)}) (reported); CPU per e-mail engine ${fmt(median(cpu.ours.node))} + ${fmt(median(cpu.ours.pg))} ms (node + PostgreSQL), raw ${fmt(median(cpu.raw.node))} + ${fmt(median(cpu.raw.pg))} ms`;
   } finally {
     await rec.sender.close();
     await sink.close();

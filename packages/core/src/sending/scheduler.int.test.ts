@@ -587,3 +587,70 @@ describe('the sending worker loop', () => {
     expect(await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id }, select: { status: true } })).toEqual({ status: 'COMPLETED' });
   }, 30_000);
 });
+
+describe('overlapping ticks of the sending worker', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  /**
+   * Eight leads on four mailboxes, ticks of two sends, a clock that moves (120 times real time):
+   * the server holds its answer to the first e-mail's body until the test lets it go. How many
+   * of the other seven are recorded meanwhile (waiting up to `waitMs`), then that all eight
+   * went out once each.
+   */
+  const sendWhileOneIsHeld = async (ticksInFlight: number, waitMs: number) => {
+    const start = '2026-11-25T10:00:00Z';
+    const t = await setup({ start });
+    const began = Date.now();
+    const moving = { now: () => new Date(Date.parse(start) + (Date.now() - began) * 120) };
+    // A server silent for longer than the usual test timeout (5 s) is slow, not gone.
+    const sender = createMailSender({ timeoutMs: 60_000, rejectUnauthorized: false, allowPrivateTargets: true });
+    const deps: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, clock: moving, smtp: sender } };
+    const boxes: string[] = [];
+    for (const email of Object.keys(PASSWORDS)) boxes.push(await t.mailbox(email, { sendingGap: 0 }));
+    const c = await t.campaign({ mailboxes: boxes, steps: [{ variations: [{ label: 'A', subject: 'Overlap', body: 'Hi' }] }], schedule: { timezone: 'UTC', from: '08:00', to: '18:00' } });
+    const leads = Array.from({ length: 8 }, (_, i) => `o${ticksInFlight}-${i}@lead.test`);
+    for (const email of leads) await t.lead(c.id, email);
+    const recorded = () => db.prisma.sentEmail.count({ where: { campaignId: c.id } });
+    const holding = gate();
+    const release = gate();
+    let held: string | null = null;
+    smtp.beforeAnswer = async (event) => {
+      if (event.phase !== 'body' || held !== null || !event.to.some((to) => leads.includes(to))) return;
+      held = event.to[0]!;
+      holding.resolve();
+      await release.promise;
+    };
+    // A lease far longer than the test, so that the held e-mail is not taken over meanwhile.
+    const worker = startSendingWorker({ deps, intervalMs: 50, maxSendsPerTick: 2, ticksInFlight, claimLeaseMs: 24 * 60 * MINUTE, workspaceIds: [t.ws] });
+    let whileHeld: number;
+    try {
+      await holding.promise;
+      const until = Date.now() + waitMs;
+      while (Date.now() < until && (await recorded()) < 7) await sleep(50);
+      whileHeld = await recorded();
+      release.resolve();
+      for (let i = 0; i < 200 && (await recorded()) < 8; i++) await sleep(50);
+    } finally {
+      release.resolve();
+      smtp.beforeAnswer = null;
+      await worker.stop();
+      await sender.close();
+    }
+    const received = await messagesTo(leads);
+    expect(received.map((m) => m.envelopeTo[0]).sort()).toEqual([...leads].sort());
+    expect(await recorded()).toBe(8);
+    return { whileHeld, held };
+  };
+
+  it('goes on claiming and sending while a slow server holds an e-mail of the tick before, and sends everything once', async () => {
+    const overlapping = await sendWhileOneIsHeld(2, 10_000);
+    expect(overlapping.held).not.toBeNull();
+    expect(overlapping.whileHeld).toBe(7);
+  }, 60_000);
+
+  it('with one tick in flight, waits for the held e-mail before claiming more', async () => {
+    const one = await sendWhileOneIsHeld(1, 1_500);
+    // Only the other send of the held one's tick went out meanwhile.
+    expect(one.whileHeld).toBe(1);
+  }, 60_000);
+});

@@ -191,17 +191,21 @@ export const APPLY_CLAIM_SQL = `
 
 /**
  * The DATA mark: written after the SMTP server accepted DATA, while the body goes out, and
- * committed before the body's end (the final "."), only while this claim still holds the lead (the same pending send and the
- * claim's own claimed_at: not taken over after its lease, not stopped meanwhile). No row
- * updated: the claim is lost and the body must not be ended.
+ * committed before the body's end (the final "."), only while the claim still holds the lead
+ * (the same pending send and the claim's own claimed_at: not taken over after its lease, not
+ * stopped meanwhile). A lead not marked: its claim is lost and the body must not be ended.
  * The mark renews the lease (a whole lease from now, next_send_at - claimed_at being the
  * claim's lease): a body that went out late in its lease, after a wait at the server, still has
  * time to be recorded, so a takeover records "outcome unknown" only for a worker that stopped.
- * $1 lead id, $2 send id, $3 the claim's claimed_at, $4 now.
+ * One statement marks a batch of sends (a tick's sends reach DATA within a few ms of each
+ * other: send-delivery.service.ts, createDataMarker); the ids of the leads marked come back.
+ * $1 lead ids, $2 send ids, $3 the claims' claimed_at, $4 now.
  */
 export const MARK_DATA_SQL = `
-  UPDATE leads SET pending_data_at = $4::timestamptz, next_send_at = $4::timestamptz + (next_send_at - claimed_at)
-   WHERE id = $1 AND pending_send_id = $2 AND claimed_at = $3::timestamptz`;
+  UPDATE leads l SET pending_data_at = $4::timestamptz, next_send_at = $4::timestamptz + (l.next_send_at - l.claimed_at)
+    FROM unnest($1::text[], $2::text[], $3::text[]::timestamptz[]) AS m(id, send_id, claimed_at)
+   WHERE l.id = m.id AND l.pending_send_id = m.send_id AND l.claimed_at = m.claimed_at
+  RETURNING l.id`;
 
 /**
  * Records an accepted send and moves the lead on, only if the lead still holds this

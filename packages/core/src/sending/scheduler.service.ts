@@ -45,7 +45,7 @@ import {
 import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
 import { type ClaimedSend, decideSend } from './send-decision.rules';
 import { type CampaignState, claimScope, type CountedMailbox, mailboxesForLeads } from './claim-scope.rules';
-import { deliverClaim } from './send-delivery.service';
+import { createDataMarker, deliverClaim } from './send-delivery.service';
 import { createSendRecorder } from './send-record.service';
 
 /** How long a claim holds a lead before another worker may take it over. */
@@ -375,26 +375,50 @@ export interface TickResult {
   completedCampaigns: string[];
 }
 
-/**
- * One round of the engine: claim what may go now, deliver it (all claims of a tick use
- * different mailboxes, so they go out in parallel), then complete finished campaigns.
- */
-export async function runSchedulerTick(options: {
+export interface TickOptions {
   deps: ServiceDeps;
   maxSends?: number;
   /** Only these workspaces' campaigns (tests, a CLI run for one workspace); all when absent. */
   workspaceIds?: string[];
   /** How long a claim holds its lead; CLAIM_LEASE_MS when absent. */
   claimLeaseMs?: number;
-}): Promise<TickResult> {
+}
+
+/** A tick whose claim is committed and whose deliveries are under way. */
+export interface StartedTick {
+  /** Sends claimed (each being delivered). */
+  claimed: number;
+  /** Settles once every delivery is recorded and finished campaigns are completed. */
+  finished: Promise<TickResult>;
+}
+
+/**
+ * The first half of a tick: claims what may go now and starts delivering it; `finished` is the
+ * rest. The sending worker claims its next tick while one delivers (worker.service.ts).
+ */
+export async function startSchedulerTick(options: TickOptions): Promise<StartedTick> {
   const { deps } = options;
   const now = deps.ports.clock.now();
   const claim = await claimDueSends({ deps, now, maxSends: options.maxSends ?? 100, workspaceIds: options.workspaceIds, leaseMs: options.claimLeaseMs });
-  // The tick's accepted sends are recorded in batches (send-record.service.ts).
+  return { claimed: claim.claims.length, finished: deliverTick({ deps, now, claim, workspaceIds: options.workspaceIds }) };
+}
+
+/**
+ * One round of the engine: claim what may go now, deliver it (all claims of a tick use
+ * different mailboxes, so they go out in parallel), then complete finished campaigns.
+ */
+export async function runSchedulerTick(options: TickOptions): Promise<TickResult> {
+  return (await startSchedulerTick(options)).finished;
+}
+
+async function deliverTick(options: { deps: ServiceDeps; now: Date; claim: ClaimResult; workspaceIds?: string[] }): Promise<TickResult> {
+  const { deps, now, claim } = options;
+  // The tick's DATA marks and accepted sends are written in batches (send-delivery.service.ts, send-record.service.ts).
   const recorder = createSendRecorder({ deps });
+  const marker = createDataMarker({ deps });
   const results = await Promise.all(
     claim.claims.map((c) =>
-      deliverClaim({ deps, claim: c, recorder }).catch((error: unknown) => {
+      deliverClaim({ deps, claim: c, recorder, marker }).catch((error: unknown) => {
         // The lease hands the lead back to a later tick.
         deps.log.error({ err: error, leadId: c.leadId, sendId: c.sendId }, 'delivering a claimed send failed');
         return 'lost_claim' as const;

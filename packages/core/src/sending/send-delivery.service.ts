@@ -8,6 +8,7 @@
  * outcome unknown and not sent again (at-most-once from the end of the body on).
  */
 import type { Tx } from '@outreach/db';
+import { createBatcher } from '../shared/batcher';
 import type { ServiceDeps } from '../shared/context';
 import type { SendOutcome } from '../shared/mail-sender';
 import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
@@ -19,11 +20,47 @@ import { recordSend, type AcceptedSend, type SendRecorder } from './send-record.
 
 export type DeliveryResult = 'sent' | 'unconfirmed' | 'bounced' | 'deferred' | 'mailbox_disconnected' | 'lost_claim';
 
+export interface DataMarker {
+  /** Marks the claim's lead (MARK_DATA_SQL) and commits; false when the claim no longer holds it. */
+  mark(claim: ClaimedSend): Promise<boolean>;
+}
+
+/** How many sends one DATA mark statement marks at most. */
+export const MARK_BATCH_SIZE = 100;
+
+/**
+ * DATA marks in batches (one marker per tick): the sends of a tick reach DATA within a few ms
+ * of each other, and each used to commit its mark on its own, a statement and a commit per
+ * e-mail on the way to its end of body. A mark goes at the next turn of the event loop, with
+ * the marks asked for while another batch is written (shared/batcher.ts); each body still ends
+ * only after its own mark is committed.
+ */
+export function createDataMarker(options: { deps: ServiceDeps; batchSize?: number }): DataMarker {
+  const { deps } = options;
+  const mark = createBatcher<ClaimedSend, boolean>({
+    size: options.batchSize ?? MARK_BATCH_SIZE,
+    write: async (batch) => {
+      const claims = batch.map((p) => p.item);
+      const marked = await deps.db.$queryRawUnsafe<{ id: string }[]>(
+        MARK_DATA_SQL,
+        claims.map((c) => c.leadId),
+        claims.map((c) => c.sendId),
+        claims.map((c) => c.claimedAt.toISOString()),
+        deps.ports.clock.now().toISOString(),
+      );
+      const ids = new Set(marked.map((r) => r.id));
+      for (const p of batch) p.resolve(ids.has(p.item.leadId));
+    },
+  });
+  return { mark };
+}
+
 /**
  * Sends one claimed e-mail and records the outcome (send-record.service.ts). While the body goes
- * out (the server accepted the envelope and DATA), the lead is marked (MARK_DATA_SQL), and
- * the body's end waits for the mark; only while this claim still holds the lead: a claim
- * lost meanwhile (taken over after its lease, the lead stopped) sends no complete body. Then:
+ * out (the server accepted the envelope and DATA), the lead is marked (MARK_DATA_SQL, with the
+ * tick's other marks: createDataMarker), and the body's end waits for the mark; only while this
+ * claim still holds the lead: a claim lost meanwhile (taken over after its lease, the lead
+ * stopped) sends no complete body. Then:
  * - accepted: the send is recorded, the lead moves to its next step (or completes);
  * - 5xx: a hard bounce, recorded as a send with its bounce; the lead becomes BOUNCED;
  * - 4xx / connection failure: retried later with backoff, a bounce after 3 failures;
@@ -41,8 +78,11 @@ export async function deliverClaim(options: {
   claim: ClaimedSend;
   /** Records accepted sends together with others of the tick (send-record.service.ts); each on its own when absent. */
   recorder?: SendRecorder;
+  /** Marks DATA together with others of the tick (createDataMarker); on its own when absent. */
+  marker?: DataMarker;
 }): Promise<DeliveryResult> {
   const { deps, claim } = options;
+  const marker = options.marker ?? createDataMarker({ deps, batchSize: 1 });
   const recordAccepted = (send: AcceptedSend) =>
     options.recorder ? options.recorder.record(send) : recordSend({ deps, claim: send.claim, now: send.now, bounce: null, outcomeUnknown: send.outcomeUnknown });
   const log = deps.log.child({ sendId: claim.sendId, leadId: claim.leadId, campaignId: claim.campaignId, mailbox: claim.mailbox.email });
@@ -56,8 +96,7 @@ export async function deliverClaim(options: {
   }
   let lost = false;
   const beforeEndOfData = async () => {
-    const marked = await deps.db.$executeRawUnsafe(MARK_DATA_SQL, claim.leadId, claim.sendId, claim.claimedAt.toISOString(), deps.ports.clock.now().toISOString());
-    if (marked === 0) {
+    if (!(await marker.mark(claim))) {
       lost = true;
       throw new Error('the claim was taken over or the lead stopped: the body is cut off');
     }

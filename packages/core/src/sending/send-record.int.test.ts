@@ -1,17 +1,18 @@
 // Batched recording of accepted sends (send-record.service.ts): what a batch writes is what
 // recording each send on its own writes; a lone send is not held back; a send whose claim is
-// lost in a batch is reported; a batch that fails is recorded send by send.
+// lost in a batch is reported; a batch that fails is recorded send by send. The DATA marks of a
+// tick go in batches too: each claim that still holds its lead is marked, a lost one is not.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, type Database } from '@outreach/db';
 import { createSendingFixture, createTestThread, startSmtpServer, testDatabase, type SmtpTestServer } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import type { Observer } from '../shared/observer';
-import { claimDueSends } from './scheduler.service';
-import { deliverClaim } from './send-delivery.service';
+import { CLAIM_LEASE_MS, claimDueSends } from './scheduler.service';
+import { createDataMarker, deliverClaim } from './send-delivery.service';
 import { createSendRecorder, recordSend } from './send-record.service';
 import { RECORD_SENTS_SQL } from './send-record.queries';
-import { RECORD_SENT_SQL } from './scheduler.queries';
+import { MARK_DATA_SQL, RECORD_SENT_SQL } from './scheduler.queries';
 
 const MAILBOXES = Array.from({ length: 12 }, (_, i) => `box${i + 1}@batch.test`);
 const PASSWORDS = Object.fromEntries(MAILBOXES.map((m, i) => [m, `pw-${i + 1}`]));
@@ -73,9 +74,10 @@ async function setup(n: number) {
   const claim = async (d: ServiceDeps = deps) => (await claimDueSends({ deps: d, now: t.clock.now(), maxSends: 100, workspaceIds: [t.ws] })).claims;
   const batches = () => statements.filter((s) => s.sql === RECORD_SENTS_SQL).map((s) => (JSON.parse(s.params[0] as string) as unknown[]).length);
   const singles = () => statements.filter((s) => s.sql === RECORD_SENT_SQL).length;
+  const marks = () => statements.filter((s) => s.sql === MARK_DATA_SQL).map((s) => (s.params[0] as string[]).length);
   const payloads = async () =>
     (await db.prisma.webhookDelivery.findMany({ where: { workspaceId: t.ws, event: 'EMAIL_SENT' } })).map((d) => d.payload as Record<string, unknown>);
-  return { t, c, leads, deps, counts, claim, batches, singles, payloads };
+  return { t, c, leads, deps, counts, claim, batches, singles, marks, payloads };
 }
 
 describe('recording accepted sends in batches', () => {
@@ -245,5 +247,29 @@ describe('recording accepted sends in batches', () => {
     const lead = await db.prisma.lead.findUniqueOrThrow({ where: { id: bad.leadId } });
     expect([lead.pendingSendId, lead.status]).toEqual([bad.sendId, 'NOT_CONTACTED']);
     expect(s.counts.accepted).toBe(3);
+  });
+});
+
+describe('DATA marks in batches', () => {
+  it('marks the sends that reach DATA together in one statement, each only while its claim holds the lead', async () => {
+    const s = await setup(4);
+    const claims = await s.claim();
+    const [stopped, taken, ...held] = claims as [(typeof claims)[0], (typeof claims)[0], ...typeof claims];
+    // Meanwhile the first lead was stopped (pending send cleared) and the second claimed anew by another worker.
+    await db.prisma.lead.update({ where: { id: stopped.leadId }, data: { pendingSendId: null, status: 'UNSUBSCRIBED', nextSendAt: null, claimedAt: null } });
+    await db.prisma.lead.update({ where: { id: taken.leadId }, data: { claimedAt: new Date(taken.claimedAt.getTime() + 300_000) } });
+    s.t.clock.advance(20_000);
+    const marker = createDataMarker({ deps: s.deps });
+    expect(await Promise.all(claims.map((c) => marker.mark(c)))).toEqual([false, false, true, true]);
+    expect(s.marks()).toEqual([4]);
+    const leads = new Map((await db.prisma.lead.findMany({ where: { campaignId: s.c.id } })).map((l) => [l.id, l]));
+    for (const c of held) {
+      const lead = leads.get(c.leadId)!;
+      expect(lead.pendingDataAt?.toISOString()).toBe(s.t.clock.now().toISOString());
+      // The mark renews the lease: a whole lease from now.
+      expect(lead.nextSendAt!.getTime() - s.t.clock.now().getTime()).toBe(CLAIM_LEASE_MS);
+    }
+    expect(leads.get(stopped.leadId)!.pendingDataAt).toBeNull();
+    expect(leads.get(taken.leadId)!.pendingDataAt).toBeNull();
   });
 });

@@ -12,6 +12,7 @@
  */
 import { newId, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
+import { createBatcher, type Pending } from '../shared/batcher';
 import { observerOf } from '../shared/observer';
 import { bouncedEmailFields, emailSentFields, emitWebhookEvent, emitWebhookEvents, systemAlertFields, type PayloadLead } from '../webhook/index';
 import { leadsForEvents } from '../lead/index';
@@ -37,46 +38,17 @@ export interface SendRecorder {
 /** How many sends a batch records at most. */
 export const SEND_BATCH_SIZE = 50;
 
-interface Waiting extends AcceptedSend {
-  resolve: (held: boolean) => void;
-  reject: (error: unknown) => void;
-}
+type Waiting = Pending<AcceptedSend, boolean>;
 
 /**
  * A recorder of accepted sends in batches (one per tick: a batch holds at most one send per lead).
  * A batch goes out when it reaches `batchSize`, or at the next turn of the event loop when no
- * batch is being written; sends arriving while one is go together once it is done.
+ * batch is being written; sends arriving while one is go together once it is done (shared/batcher.ts).
  */
 export function createSendRecorder(options: { deps: ServiceDeps; batchSize?: number }): SendRecorder {
   const { deps } = options;
-  const batchSize = options.batchSize ?? SEND_BATCH_SIZE;
-  const waiting: Waiting[] = [];
-  let scheduled = false;
-  let writing = 0;
-  const flush = () => {
-    scheduled = false;
-    while (waiting.length && (writing === 0 || waiting.length >= batchSize)) {
-      const batch = waiting.splice(0, batchSize);
-      writing += 1;
-      void recordBatch(deps, batch).finally(() => {
-        writing -= 1;
-        if (waiting.length && !scheduled) schedule();
-      });
-    }
-  };
-  const schedule = () => {
-    scheduled = true;
-    setImmediate(flush);
-  };
-  return {
-    record(send) {
-      return new Promise<boolean>((resolve, reject) => {
-        waiting.push({ ...send, resolve, reject });
-        if (waiting.length >= batchSize) flush();
-        else if (!scheduled && writing === 0) schedule();
-      });
-    },
-  };
+  const record = createBatcher<AcceptedSend, boolean>({ size: options.batchSize ?? SEND_BATCH_SIZE, write: (batch) => recordBatch(deps, batch) });
+  return { record };
 }
 
 /** The send's part of an EMAIL_SENT payload. */
@@ -126,9 +98,9 @@ async function recordBatch(deps: ServiceDeps, batch: Waiting[]): Promise<void> {
   let rows: Map<string, { inserted: boolean; lead_status: string | null }>;
   try {
     rows = await deps.db.$transaction(async (tx) => {
-      const recorded = await tx.$queryRawUnsafe<{ id: string; inserted: boolean; lead_status: string | null }[]>(RECORD_SENTS_SQL, JSON.stringify(batch.map(sentRow)));
+      const recorded = await tx.$queryRawUnsafe<{ id: string; inserted: boolean; lead_status: string | null }[]>(RECORD_SENTS_SQL, JSON.stringify(batch.map((p) => sentRow(p.item))));
       const byId = new Map(recorded.map((r) => [r.id, r]));
-      const fresh = batch.filter((s) => byId.get(s.claim.sendId)?.inserted);
+      const fresh = batch.map((p) => p.item).filter((s) => byId.get(s.claim.sendId)?.inserted);
       if (!fresh.length) return byId;
       // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows the send too.
       await copyIntoThreads(tx, fresh);
@@ -152,16 +124,16 @@ async function recordBatch(deps: ServiceDeps, batch: Waiting[]): Promise<void> {
   } catch (error) {
     deps.log.warn({ err: error, sends: batch.length }, 'recording a batch of sends failed; recording each on its own');
     await Promise.all(
-      batch.map((s) => recordSend({ deps, claim: s.claim, now: s.now, bounce: null, outcomeUnknown: s.outcomeUnknown }).then(s.resolve, s.reject)),
+      batch.map(({ item: s, resolve, reject }) => recordSend({ deps, claim: s.claim, now: s.now, bounce: null, outcomeUnknown: s.outcomeUnknown }).then(resolve, reject)),
     );
     return;
   }
   // Committed: new send rows (a send recorded twice, under the same Message-ID, is counted once).
   const observer = observerOf(deps);
-  for (const s of batch) {
+  for (const { item: s, resolve } of batch) {
     const row = rows.get(s.claim.sendId);
     if (row?.inserted) observer.onSent({ outcome: s.outcomeUnknown ? 'unconfirmed' : 'accepted' });
-    s.resolve(row?.lead_status !== null && row?.lead_status !== undefined);
+    resolve(row?.lead_status !== null && row?.lead_status !== undefined);
   }
 }
 
