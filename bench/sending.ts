@@ -573,9 +573,9 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
       });
       let recorded = 0;
       try {
-        for (let waited = 0; recorded < leads; waited += 10) {
+        for (let waited = 0; recorded < leads; waited += 25) {
           if (waited > 120_000) throw new Error(`send (worker): ${recorded} of ${leads} sends recorded after 2 minutes`);
-          await new Promise((r) => setTimeout(r, 10));
+          await new Promise((r) => setTimeout(r, 25));
           recorded = (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sent_emails WHERE campaign_id = $1', [campaignId])).rows[0]!.n;
         }
       } finally {
