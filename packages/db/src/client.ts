@@ -6,6 +6,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import pg from 'pg';
 import { createPgEngineAdapter } from './engine-adapter';
+import { behindPgBouncer, createStatementNamer } from './statement-names';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from './generated/prisma/client';
@@ -95,7 +96,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000,
       idleTimeoutMillis: 30_000,
     });
-    const adapterFactory = new PrismaPg(pool, { disposeExternalPool: true });
+    // Statements run again and again are prepared once per connection (statement-names.ts).
+    // The adapter's type asks for a name every time; node-postgres runs a statement without one unnamed.
+    const statementNameGenerator = behindPgBouncer(options.url) ? undefined : (createStatementNamer() as (query: { sql: string }) => string);
+    const adapterFactory = new PrismaPg(pool, { disposeExternalPool: true, ...(statementNameGenerator ? { statementNameGenerator } : {}) });
     const prisma = new PrismaClient({ adapter: adapterFactory, errorFormat: ERROR_FORMAT });
     return {
       prisma,

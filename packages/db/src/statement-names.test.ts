@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { behindPgBouncer, createStatementNamer } from './statement-names';
+
+describe('statement names', () => {
+  it('names a text from its third run on, the same name every time and on every namer', () => {
+    const name = createStatementNamer();
+    const q = { sql: 'SELECT $1::int' };
+    expect([name(q), name(q)]).toEqual([undefined, undefined]);
+    const third = name(q);
+    expect(third).toMatch(/^s_[\w-]{27}$/);
+    expect(name(q)).toBe(third);
+    const other = createStatementNamer({ after: 1 });
+    expect(other(q)).toBe(third);
+    expect(other({ sql: 'SELECT $1::text' })).not.toBe(third);
+  });
+
+  it('names no more than `max` texts; those named keep their names', () => {
+    const name = createStatementNamer({ after: 1, max: 2 });
+    const a = name({ sql: 'SELECT 1' });
+    const b = name({ sql: 'SELECT 2' });
+    expect(a && b && a !== b).toBeTruthy();
+    expect(name({ sql: 'SELECT 3' })).toBeUndefined();
+    expect(name({ sql: 'SELECT 1' })).toBe(a);
+  });
+
+  it('reads pgbouncer=true in a connection URL, as Prisma does', () => {
+    expect(behindPgBouncer('postgres://u:p@db:6432/outreach?pgbouncer=true')).toBe(true);
+    expect(behindPgBouncer('postgres://u:p@db:5432/outreach?sslmode=require')).toBe(false);
+    expect(behindPgBouncer('not a url')).toBe(false);
+  });
+});
