@@ -98,7 +98,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     });
     // Statements run again and again are prepared once per connection (statement-names.ts).
     // The adapter's type asks for a name every time; node-postgres runs a statement without one unnamed.
-    const statementNameGenerator = behindPgBouncer(options.url) ? undefined : (createStatementNamer() as (query: { sql: string }) => string);
+    const statementNameGenerator = behindPgBouncer(options.url) ? undefined : (createStatementNamer() as (query: { sql: string; args: unknown[] }) => string);
     const adapterFactory = new PrismaPg(pool, { disposeExternalPool: true, ...(statementNameGenerator ? { statementNameGenerator } : {}) });
     const prisma = new PrismaClient({ adapter: adapterFactory, errorFormat: ERROR_FORMAT });
     return {

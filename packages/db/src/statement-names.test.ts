@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { behindPgBouncer, createStatementNamer } from './statement-names';
+import { behindPgBouncer, createStatementNamer, MAX_LIST_ARG, MAX_TEXT_ARG } from './statement-names';
 
 describe('statement names', () => {
   it('names a text from its third run on, the same name every time and on every namer', () => {
@@ -21,6 +21,16 @@ describe('statement names', () => {
     expect(a && b && a !== b).toBeTruthy();
     expect(name({ sql: 'SELECT 3' })).toBeUndefined();
     expect(name({ sql: 'SELECT 1' })).toBe(a);
+  });
+
+  it('leaves a run with a long list or a long text among its parameters unnamed, planned for its values', () => {
+    const name = createStatementNamer({ after: 1 });
+    const sql = 'SELECT * FROM unnest($1::text[]) AS t(id) JOIN email_accounts e ON e.id = t.id';
+    const short = name({ sql, args: [['a', 'b']] });
+    expect(short).toBeDefined();
+    expect(name({ sql, args: [Array.from({ length: MAX_LIST_ARG + 1 }, (_, i) => `id${i}`)] })).toBeUndefined();
+    expect(name({ sql, args: ['x'.repeat(MAX_TEXT_ARG + 1)] })).toBeUndefined();
+    expect(name({ sql, args: [['c'], 42, null] })).toBe(short);
   });
 
   it('reads pgbouncer=true in a connection URL, as Prisma does', () => {
