@@ -5,7 +5,10 @@ import { CLAIM_LEASE_MS, startSchedulerTick, type TickResult } from './scheduler
 export interface SendingWorker {
   /** Finishes the ticks in progress (their sends are recorded), then stops. */
   stop(): Promise<void>;
-  /** Resolves after the next tick has run (tests and the CLI). */
+  /**
+   * Resolves after the next tick has run (tests and the CLI); for a tick that filled its batch,
+   * once it has claimed (its counts other than `claimed` are logged when its delivery finishes).
+   */
   nextTick(): Promise<TickResult>;
 }
 
