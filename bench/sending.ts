@@ -519,6 +519,15 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
       return id;
     };
 
+    /** Pauses a round's campaign (the next round starts alike), checks the sink got every e-mail once, empties it; the bytes it got. */
+    const closeRound = async (campaignId: string, leads: number, label: string) => {
+      await db.prisma.campaign.update({ where: { id: campaignId }, data: { status: 'PAUSED' } });
+      const { count, bytes } = await sink.stats();
+      if (count !== leads) throw new Error(`${label}: the sink received ${count} messages, not ${leads}`);
+      await sink.reset();
+      return bytes;
+    };
+
     /** Ticks until `leads` first steps are out; the campaign is paused afterwards so the next round starts alike. */
     const engineRound = async (leads: number, tag: string, day: number, calls?: Call[]) => {
       const tickDeps = calls ? { ...deps, db: instrument(db.prisma, calls) } : deps;
@@ -544,10 +553,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         clock.advance(61_000);
       }
       const ms = performance.now() - t0;
-      await db.prisma.campaign.update({ where: { id: campaignId }, data: { status: 'PAUSED' } });
-      const { count, bytes } = await sink.stats();
-      if (count !== leads) throw new Error(`send: the sink received ${count} messages, not ${leads}`);
-      await sink.reset();
+      const bytes = await closeRound(campaignId, leads, 'send');
       return { perSecond: (leads / ms) * 1000, ms, ticks, bytes, messages: [...rec.messages] };
     };
 
@@ -582,10 +588,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         await worker.stop();
       }
       const ms = performance.now() - began;
-      await db.prisma.campaign.update({ where: { id: campaignId }, data: { status: 'PAUSED' } });
-      const { count } = await sink.stats();
-      if (count !== leads) throw new Error(`send (worker): the sink received ${count} messages, not ${leads}`);
-      await sink.reset();
+      await closeRound(campaignId, leads, 'send (worker)');
       return (leads / ms) * 1000;
     };
 

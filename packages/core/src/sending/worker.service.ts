@@ -60,12 +60,13 @@ export function startSendingWorker(options: {
     const tick = await startSchedulerTick({ deps, maxSends, workspaceIds: options.workspaceIds, claimLeaseMs: options.claimLeaseMs });
     if (tick.claimed >= maxSends && ticksInFlight > 1) {
       // More is due now: this tick delivers while the next one claims.
-      const done: Promise<unknown> = tick.finished.then(
-        (result) => finished(result, performance.now() - started),
-        (error: unknown) => log.error({ err: error }, 'tick failed after its claim (its leads go back when their lease ends)'),
-      );
+      const done: Promise<unknown> = tick.finished
+        .then(
+          (result) => finished(result, performance.now() - started),
+          (error: unknown) => log.error({ err: error }, 'tick failed after its claim (its leads go back when their lease ends)'),
+        )
+        .finally(() => delivering.delete(done));
       delivering.add(done);
-      void done.finally(() => delivering.delete(done));
       return { claimed: tick.claimed, sent: 0, unconfirmed: 0, bounced: 0, deferred: 0, disconnected: 0, stopped: 0, waiting: 0, completedCampaigns: [] };
     }
     // Nothing more was due: the loop pauses once this tick is done (ticks still delivering go on).
