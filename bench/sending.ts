@@ -1,7 +1,9 @@
 // The sending engine's benchmarks (bench/README.md): `pick` times claimDueSends on the
 // seed of seed-sending.ts, `send` drives runSchedulerTick into a local SMTP sink.
 import { fork } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -398,6 +400,25 @@ const PER_TICK = Math.min(SEND_MAILBOXES, 100);
 /** How much faster than real time the worker round's clock moves (a 20 ms claim: 200 s, past any jitter). */
 const WORKER_CLOCK_SPEED = 10_000;
 const SEND_LEADS = 2_000;
+/** A directory to write CPU profiles of the counted rounds to (send-<case>-r<round>.cpuprofile), for a profiler's flame chart. */
+const SEND_PROFILE_DIR = process.env['BENCH_SEND_PROFILE'];
+
+/** Runs `fn` under V8's CPU profiler (sampling every 200 µs) when BENCH_SEND_PROFILE names a directory. */
+async function underProfiler<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (!SEND_PROFILE_DIR) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(join(SEND_PROFILE_DIR, `send-${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 /** A MailSender that times each send and keeps the messages (the raw side sends the same ones). */
 export function recording(inner: MailSender) {
@@ -634,7 +655,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
       cases: {
         ours: async (round) => {
           const c0 = await cpuNow(pool, sink);
-          last = await engineRound(SEND_LEADS, `r${round}`, nextDay());
+          last = await underProfiler(`ticks-r${round}`, () => engineRound(SEND_LEADS, `r${round}`, nextDay()));
           const spent = cpuSpent(c0, await cpuNow(pool, sink));
           cpu.ours.node.push(spent.node / SEND_LEADS);
           cpu.ours.pg.push(spent.pg / SEND_LEADS);
@@ -648,15 +669,15 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         },
         worker: async (round) => {
           const c0 = await cpuNow(pool, sink);
-          const rate = await workerRound(SEND_LEADS, `w${round}`, nextDay());
+          const rate = await underProfiler(`worker-r${round}`, () => workerRound(SEND_LEADS, `w${round}`, nextDay()));
           const spent = cpuSpent(c0, await cpuNow(pool, sink));
           cpu.worker.node.push(spent.node / SEND_LEADS);
           cpu.worker.pg.push(spent.pg / SEND_LEADS);
           return rate;
         },
-        raw: async () => {
+        raw: async (round) => {
           const c0 = await cpuNow(pool, sink);
-          const rate = await rawRound(last!.messages, SEND_LEADS);
+          const rate = await underProfiler(`raw-r${round}`, () => rawRound(last!.messages, SEND_LEADS));
           const spent = cpuSpent(c0, await cpuNow(pool, sink));
           cpu.raw.node.push(spent.node / SEND_LEADS);
           cpu.raw.pg.push(spent.pg / SEND_LEADS);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type MailboxCandidate,
   type Variation,
+  mailboxesInPickOrder,
   pickMailbox,
   pickVariation,
   remainingToday,
@@ -145,6 +146,20 @@ describe('pickMailbox', () => {
 
   it('returns null for no mailboxes', () => {
     expect(pickMailbox({ mailboxes: [], now })).toBeNull();
+  });
+
+  it('orders every eligible mailbox the way it picks them, for a claim to take them in turn', () => {
+    const mailboxes = [
+      mailbox('m4', { sentToday: 9 }),
+      mailbox('full', { sentToday: 50 }),
+      mailbox('m2', { sentToday: 1 }),
+      mailbox('paused', { status: 'PAUSED' }),
+      mailbox('m3', { sentToday: 1 }),
+      mailbox('m1', { sentToday: 0 }),
+    ];
+    expect(mailboxesInPickOrder({ mailboxes, now })).toEqual(['m1', 'm2', 'm3', 'm4']);
+    // Taking the first away leaves pickMailbox's next choice first.
+    expect(pickMailbox({ mailboxes: mailboxes.filter((m) => m.id !== 'm1'), now })).toBe('m2');
   });
 });
 

@@ -94,17 +94,25 @@ export interface MailboxCandidate {
  * Follow-ups do not use this: a lead's thread stays with the mailbox that started it.
  */
 export function pickMailbox(options: { mailboxes: readonly MailboxCandidate[]; now: Date }): string | null {
+  return mailboxesInPickOrder(options)[0] ?? null;
+}
+
+/**
+ * The mailboxes that may send now, in the order pickMailbox takes them (fewest sends today
+ * first, ties by id). A claim orders its free mailboxes once: a send changes only its own
+ * mailbox's count, and a mailbox sends once per tick, so the order of those left holds.
+ */
+export function mailboxesInPickOrder(options: { mailboxes: readonly MailboxCandidate[]; now: Date }): string[] {
   const now = options.now.getTime();
-  let best: MailboxCandidate | null = null;
-  for (const mailbox of options.mailboxes) {
-    if (mailbox.status !== 'ACTIVE') continue;
-    if (remainingToday({ limit: mailbox.dailyLimit, sentToday: mailbox.sentToday }) === 0) continue;
-    if (mailbox.nextAllowedAt && mailbox.nextAllowedAt.getTime() > now) continue;
-    if (!best || mailbox.sentToday < best.sentToday || (mailbox.sentToday === best.sentToday && compare(mailbox.id, best.id) < 0)) {
-      best = mailbox;
-    }
-  }
-  return best?.id ?? null;
+  return options.mailboxes
+    .filter(
+      (mailbox) =>
+        mailbox.status === 'ACTIVE' &&
+        remainingToday({ limit: mailbox.dailyLimit, sentToday: mailbox.sentToday }) > 0 &&
+        !(mailbox.nextAllowedAt && mailbox.nextAllowedAt.getTime() > now),
+    )
+    .sort((a, b) => a.sentToday - b.sentToday || compare(a.id, b.id))
+    .map((mailbox) => mailbox.id);
 }
 
 function compare(a: string, b: string): number {

@@ -43,7 +43,7 @@ import {
   THREAD_HISTORY_SQL,
 } from './scheduler.queries';
 import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
-import { type ClaimedSend, decideSend } from './send-decision.rules';
+import { type ClaimedSend, decideSend, freeInPickOrder } from './send-decision.rules';
 import { type CampaignState, claimScope, type CountedMailbox, mailboxesForLeads } from './claim-scope.rules';
 import { createDataMarker, deliverClaim } from './send-delivery.service';
 import { createSendRecorder } from './send-record.service';
@@ -56,6 +56,8 @@ const DAY_MS = 86_400_000;
 
 interface CampaignPlan {
   row: CampaignRow;
+  /** Its mailbox_ids as a set. */
+  mailboxSet: ReadonlySet<string>;
   schedule: CampaignSchedule;
   /** Start of today in the campaign's zone (daily limits). */
   dayStart: Date;
@@ -151,6 +153,7 @@ export async function claimDueSends(options: {
     if (!row.mailbox_ids.length || !row.steps.length) continue;
     plans.set(row.id, {
       row,
+      mailboxSet: new Set(row.mailbox_ids),
       schedule,
       dayStart: dayIn(schedule.timezone).start,
       mailboxDayStart: dayIn(row.workspace_timezone).start,
@@ -246,6 +249,7 @@ export async function claimDueSends(options: {
     }
     // Free mailboxes this worker now holds, with sends left today.
     const free = new Set(held.filter((m) => mailboxLeft.get(m.id)! > 0).map((m) => m.id));
+    const freeInOrder = freeInPickOrder({ now, free, mailboxes, mailboxLeft });
     const history = new Map<string, { message_id: string; subject: string }[]>();
     const followUps = leads.filter((l) => l.current_step > 0 || l.source_lead_id);
     if (followUps.length) {
@@ -293,6 +297,8 @@ export async function claimDueSends(options: {
         mailboxes,
         senders,
         free,
+        freeInOrder,
+        campaignMailboxes: plan.mailboxSet,
         used,
         mailboxLeft,
         variationCounts,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
-import { MAILBOX_DOWN_RETRY_MS, type SendDecision, type SendDecisionInput, decideSend, retryAt } from './send-decision.rules';
+import { MAILBOX_DOWN_RETRY_MS, type SendDecision, type SendDecisionInput, decideSend, freeInPickOrder, retryAt } from './send-decision.rules';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 const AFTER_CAMPAIGN_DAY = new Date('2026-03-03T08:00:00.000Z');
@@ -102,34 +102,42 @@ const lead = (extra: Partial<LeadRow> = {}): LeadRow => ({
 
 // The claim reads every open mailbox's state and the full rows of those it holds: here the
 // same rows unless a test gives its own senders.
-const input = (extra: Partial<Omit<SendDecisionInput, 'mailboxes'>> & { mailboxes?: Map<string, MailboxRow> } = {}): SendDecisionInput => ({
-  now: NOW,
-  lead: lead(),
-  campaign: campaign(),
-  campaignLeft: { total: 10, fresh: Infinity },
-  mailboxes: new Map([
-    ['m1', mailbox('m1')],
-    ['m2', mailbox('m2')],
-  ]),
-  senders: extra.mailboxes ?? new Map([
-    ['m1', mailbox('m1')],
-    ['m2', mailbox('m2')],
-  ]),
-  free: new Set(['m1', 'm2']),
-  used: new Set(),
-  mailboxLeft: new Map([
-    ['m1', 30],
-    ['m2', 30],
-  ]),
-  variationCounts: new Map(),
-  thread: [],
-  additionalFields: new Map(),
-  afterCampaignDay: () => AFTER_CAMPAIGN_DAY,
-  afterMailboxDay: () => AFTER_MAILBOX_DAY,
-  newSendId: () => 'send-new',
-  trackingLinks: (sendId) => ({ pixelUrl: `https://t.example/o/${sendId}.gif`, unsubscribeUrl: `https://t.example/u/${sendId}` }),
-  ...extra,
-});
+const input = (extra: Partial<Omit<SendDecisionInput, 'mailboxes'>> & { mailboxes?: Map<string, MailboxRow> } = {}): SendDecisionInput => {
+  const given: Omit<SendDecisionInput, 'freeInOrder' | 'campaignMailboxes'> = {
+    now: NOW,
+    lead: lead(),
+    campaign: campaign(),
+    campaignLeft: { total: 10, fresh: Infinity },
+    mailboxes: new Map([
+      ['m1', mailbox('m1')],
+      ['m2', mailbox('m2')],
+    ]),
+    senders: extra.mailboxes ?? new Map([
+      ['m1', mailbox('m1')],
+      ['m2', mailbox('m2')],
+    ]),
+    free: new Set(['m1', 'm2']),
+    used: new Set(),
+    mailboxLeft: new Map([
+      ['m1', 30],
+      ['m2', 30],
+    ]),
+    variationCounts: new Map(),
+    thread: [],
+    additionalFields: new Map(),
+    afterCampaignDay: () => AFTER_CAMPAIGN_DAY,
+    afterMailboxDay: () => AFTER_MAILBOX_DAY,
+    newSendId: () => 'send-new',
+    trackingLinks: (sendId) => ({ pixelUrl: `https://t.example/o/${sendId}.gif`, unsubscribeUrl: `https://t.example/u/${sendId}` }),
+    ...extra,
+  };
+  // As the claim derives them: the free mailboxes ordered once, the campaign's as a set.
+  return {
+    ...given,
+    freeInOrder: extra.freeInOrder ?? freeInPickOrder(given),
+    campaignMailboxes: extra.campaignMailboxes ?? new Set(given.campaign.mailbox_ids),
+  };
+};
 
 function sent(decision: SendDecision): Extract<SendDecision, { kind: 'send' }> {
   if (decision.kind !== 'send') throw new Error(`expected a send, got ${JSON.stringify(decision)}`);

@@ -5,7 +5,7 @@
 import { domainOf, type OutgoingMessage } from '../shared/mail-sender';
 import { compose } from './compose.rules';
 import { leadVariables } from './merge-fields.rules';
-import { pickLeastAssignedVariation, pickMailbox, sendingGapWithJitter } from './pacing.rules';
+import { mailboxesInPickOrder, pickLeastAssignedVariation, sendingGapWithJitter } from './pacing.rules';
 import type { CampaignRow, LeadRow, MailboxRow, MailboxState } from './scheduler.queries';
 
 /** A lead whose mailbox is disconnected or paused is looked at again after this. */
@@ -59,6 +59,10 @@ export interface SendDecisionInput {
   senders: ReadonlyMap<string, MailboxRow>;
   /** Free mailboxes this worker holds with sends left today. */
   free: ReadonlySet<string>;
+  /** The same, in the order a first step takes them (freeInPickOrder), ordered once per claim. */
+  freeInOrder: readonly string[];
+  /** The campaign's mailboxes (its mailbox_ids), as a set. */
+  campaignMailboxes: ReadonlySet<string>;
   /** Mailboxes already given a send by this claim (one send per mailbox a tick). */
   used: ReadonlySet<string>;
   /** Each held mailbox's sends left today. */
@@ -120,7 +124,7 @@ export function decideSend(input: SendDecisionInput): SendDecision {
 
   // The mailbox: the lead's own for a follow-up, else the least used free one.
   const isNew = lead.current_step === 0;
-  const sticky = lead.email_account_id && row.mailbox_ids.includes(lead.email_account_id) ? lead.email_account_id : null;
+  const sticky = lead.email_account_id && input.campaignMailboxes.has(lead.email_account_id) ? lead.email_account_id : null;
   let mailboxId: string | null = unconfirmed;
   if (unconfirmed) {
     // Nothing to choose.
@@ -128,15 +132,7 @@ export function decideSend(input: SendDecisionInput): SendDecision {
     if (free.has(sticky) && !used.has(sticky)) mailboxId = sticky;
   } else {
     if (isNew && left.fresh <= 0) return { kind: 'later', at: input.afterCampaignDay(), emailAccountId: lead.email_account_id };
-    mailboxId = pickMailbox({
-      now,
-      mailboxes: row.mailbox_ids
-        .filter((id) => free.has(id) && !used.has(id))
-        .map((id) => {
-          const m = mailboxes.get(id)!;
-          return { id, sentToday: m.daily_limit - (mailboxLeft.get(id) ?? 0), dailyLimit: m.daily_limit, nextAllowedAt: null, status: m.status };
-        }),
-    });
+    mailboxId = input.freeInOrder.find((id) => !used.has(id) && input.campaignMailboxes.has(id)) ?? null;
   }
   if (!mailboxId) {
     const at = retryAt({ now, afterMailboxDay: input.afterMailboxDay, mailboxIds: sticky ? [sticky] : row.mailbox_ids, mailboxes, mailboxLeft, followUp: Boolean(sticky) });
@@ -214,6 +210,25 @@ export function decideSend(input: SendDecisionInput): SendDecision {
   };
   const gapUntil = unconfirmed ? null : new Date(now.getTime() + sendingGapWithJitter({ gapMinutes: mailbox.sending_gap, seed: sendId }));
   return { kind: 'send', claim, gapUntil, isNew, keptVariation: kept !== undefined };
+}
+
+/**
+ * A claim's free mailboxes in the order first steps take them (pickMailbox's: the least used
+ * today first, ties by id), from the mailboxes' state and their sends left today.
+ */
+export function freeInPickOrder(options: {
+  now: Date;
+  free: ReadonlySet<string>;
+  mailboxes: ReadonlyMap<string, MailboxState>;
+  mailboxLeft: ReadonlyMap<string, number>;
+}): string[] {
+  return mailboxesInPickOrder({
+    now: options.now,
+    mailboxes: [...options.free].map((id) => {
+      const m = options.mailboxes.get(id)!;
+      return { id, sentToday: m.daily_limit - (options.mailboxLeft.get(id) ?? 0), dailyLimit: m.daily_limit, nextAllowedAt: null, status: m.status };
+    }),
+  });
 }
 
 /**

@@ -85,10 +85,12 @@ export async function deliverClaim(options: {
   const marker = options.marker ?? createDataMarker({ deps, batchSize: 1 });
   const recordAccepted = (send: AcceptedSend) =>
     options.recorder ? options.recorder.record(send) : recordSend({ deps, claim: send.claim, now: send.now, bounce: null, outcomeUnknown: send.outcomeUnknown });
-  const log = deps.log.child({ sendId: claim.sendId, leadId: claim.leadId, campaignId: claim.campaignId, mailbox: claim.mailbox.email });
+  // Made when first used: most sends log nothing above debug, and a child logger serialises its fields when made.
+  let child: ServiceDeps['log'] | null = null;
+  const log = () => (child ??= deps.log.child({ sendId: claim.sendId, leadId: claim.leadId, campaignId: claim.campaignId, mailbox: claim.mailbox.email }));
   if (claim.dataStartedAt) {
     const recorded = await recordAccepted({ claim, now: deps.ports.clock.now(), outcomeUnknown: true });
-    log.warn(
+    log().warn(
       { messageId: claim.message.messageId, step: claim.step, dataStartedAt: claim.dataStartedAt },
       'recorded as sent, outcome unknown: the worker sending this e-mail stopped after handing its body to the SMTP server; not sent again',
     );
@@ -126,26 +128,26 @@ export async function deliverClaim(options: {
   }
   const now = deps.ports.clock.now();
   if (lost) {
-    log.info({ messageId: claim.message.messageId }, 'claim lost before the end of the body (taken over or the lead stopped): nothing sent');
+    log().info({ messageId: claim.message.messageId }, 'claim lost before the end of the body (taken over or the lead stopped): nothing sent');
     return 'lost_claim';
   }
 
   switch (outcome.status) {
     case 'sent': {
       const recorded = await recordAccepted({ claim, now, outcomeUnknown: false });
-      log.debug({ messageId: claim.message.messageId, step: claim.step }, 'sent');
+      if (deps.log.isLevelEnabled('debug')) log().debug({ messageId: claim.message.messageId, step: claim.step }, 'sent');
       return recorded ? 'sent' : 'lost_claim';
     }
     case 'rejected': {
       await recordSend({ deps, claim, now, bounce: { kind: 'hard', code: outcome.code, message: outcome.message } });
-      log.info({ code: outcome.code, response: outcome.message }, 'hard bounce');
+      log().info({ code: outcome.code, response: outcome.message }, 'hard bounce');
       return 'bounced';
     }
     case 'deferred': {
       const attempts = claim.attempts + 1;
       if (attempts >= MAX_SEND_ATTEMPTS) {
         await recordSend({ deps, claim, now, bounce: { kind: 'soft', code: outcome.code, message: `${attempts} attempts failed; last: ${outcome.message}` } });
-        log.info({ code: outcome.code, response: outcome.message, attempts }, 'soft bounce: retries exhausted');
+        log().info({ code: outcome.code, response: outcome.message, attempts }, 'soft bounce: retries exhausted');
         return 'bounced';
       }
       const retry = new Date(now.getTime() + retryDelayMs({ attempt: attempts, seed: claim.sendId }));
@@ -154,7 +156,7 @@ export async function deliverClaim(options: {
         // The server refused the body or the connection failed: the mark, if any, goes (the retry sends again).
         data: { claimedAt: null, pendingDataAt: null, sendAttempts: attempts, nextSendAt: retry, statusReason: `attempt ${attempts} deferred: ${outcome.message}`.slice(0, 500) },
       });
-      log.info({ code: outcome.code, response: outcome.message, attempts, retryAt: retry }, 'send deferred; will retry');
+      log().info({ code: outcome.code, response: outcome.message, attempts, retryAt: retry }, 'send deferred; will retry');
       return 'deferred';
     }
     case 'auth': {
@@ -184,8 +186,8 @@ export async function deliverClaim(options: {
         });
         await releaseLead(tx, claim, now);
       });
-      if (revoked) log.warn('the mailbox\'s OAuth grant is revoked: it is DISCONNECTED, its sends stop');
-      else log.warn({ response: outcome.message }, 'mailbox login refused: marked DISCONNECTED, its sends stop');
+      if (revoked) log().warn('the mailbox\'s OAuth grant is revoked: it is DISCONNECTED, its sends stop');
+      else log().warn({ response: outcome.message }, 'mailbox login refused: marked DISCONNECTED, its sends stop');
       return 'mailbox_disconnected';
     }
   }

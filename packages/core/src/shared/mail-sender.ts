@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type MailMessage from 'nodemailer/lib/mailer/mail-message';
 import { classifyMailFailure, mailFailureMessage, mailTarget, smtpAuth, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
@@ -205,18 +205,46 @@ export function createMailSender(options: MailConnectionOptions & { maxConnectio
 function gateEndOfData(mail: MailMessage, done: (err?: Error | null) => void) {
   const hook = (mail.data as { beforeEndOfData?: () => Promise<void> }).beforeEndOfData;
   if (hook) {
-    mail.message.processFunc((input) =>
-      Readable.from(
-        (async function* () {
-          const settled = hook();
-          // A rejection that comes while the body is still being read is taken by the await below.
-          settled.catch(() => {});
-          yield* input;
-          await settled;
-        })(),
-        { objectMode: false },
-      ),
-    );
+    mail.message.processFunc((input) => {
+      const gate = new EndOfDataGate(hook);
+      input.on('error', (error) => gate.destroy(error));
+      return input.pipe(gate);
+    });
   }
   done();
+}
+
+/**
+ * The stream of gateEndOfData: a pass-through (no copy, no async iteration per chunk) that
+ * starts the hook when the connection starts reading it (pipes it into the DATA stream, which
+ * resumes it) and holds its end until the hook has settled. Its input fills its buffer before
+ * that (the message is built as soon as the send starts, and a stream reads ahead into its
+ * buffer), so neither the first write nor the first _read is what comes after DATA.
+ */
+class EndOfDataGate extends Transform {
+  private settled: Promise<void> | null = null;
+  /** The end, when the input ended before the connection started reading. */
+  private held: TransformCallback | null = null;
+  constructor(private readonly hook: () => Promise<void>) {
+    super();
+  }
+  override resume(): this {
+    if (!this.settled) {
+      this.settled = this.hook();
+      // A rejection that comes while the body is still being read is taken at the end.
+      this.settled.catch(() => {});
+      if (this.held) this.endAfterHook(this.held);
+    }
+    return super.resume();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    callback(null, chunk);
+  }
+  override _flush(callback: TransformCallback): void {
+    if (this.settled) this.endAfterHook(callback);
+    else this.held = callback;
+  }
+  private endAfterHook(callback: TransformCallback): void {
+    this.settled!.then(() => callback(), callback);
+  }
 }

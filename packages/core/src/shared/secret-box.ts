@@ -15,6 +15,8 @@ export interface SecretBox {
 }
 
 const VERSION = 'v1';
+/** How many opened ciphertexts a secret box keeps (see decrypt). */
+const OPENED_CACHE_SIZE = 10_000;
 
 /**
  * `key` is 32 bytes. Ciphertexts read `v1:<iv>:<tag>:<data>` (base64url), with a fresh
@@ -27,6 +29,10 @@ export function createSecretBox(options: { key: Buffer }): SecretBox {
   // tracking link itself), and every e-mail signs two links and decrypts its mailbox's password.
   const macKey = createSecretKey(Buffer.from(hkdfSync('sha256', options.key, Buffer.alloc(0), 'outreach link mac v1', 32)));
   const key = createSecretKey(options.key);
+  // Ciphertexts already opened (a ciphertext opens to one plaintext under one key): every
+  // e-mail sent decrypts its mailbox's password. Plaintexts held here are the ones the mail
+  // connection pools hold anyway; a full cache starts over.
+  const opened = new Map<string, string>();
   const mac = (data: string) => createHmac('sha256', macKey).update(data, 'utf8').digest().subarray(0, 16).toString('base64url');
   return {
     mac,
@@ -42,11 +48,19 @@ export function createSecretBox(options: { key: Buffer }): SecretBox {
       return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join(':');
     },
     decrypt(ciphertext) {
-      const [version, iv, tag, data] = ciphertext.split(':');
-      if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('not a ciphertext of this secret box');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+      const known = opened.get(ciphertext);
+      if (known !== undefined) return known;
+      const plaintext = open(ciphertext);
+      if (opened.size >= OPENED_CACHE_SIZE) opened.clear();
+      opened.set(ciphertext, plaintext);
+      return plaintext;
     },
   };
+  function open(ciphertext: string): string {
+    const [version, iv, tag, data] = ciphertext.split(':');
+    if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('not a ciphertext of this secret box');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  }
 }
