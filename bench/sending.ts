@@ -61,7 +61,9 @@ export function labelOf(sql: string): string {
   if (/webhooks h\b/.test(sql)) return 'webhook subscribers';
   if (/FROM unibox_threads/.test(sql)) return 'unibox thread of the lead';
   if (/SET status = 'COMPLETED'/.test(sql)) return 'COMPLETE_CAMPAIGNS_SQL';
-  return sql.trim().split(/\s+/).slice(0, 6).join(' ');
+  if (/SET pending_data_at = \$4/.test(sql)) return 'MARK_DATA_SQL';
+  if (/UPDATE campaigns SET last_lead_sent_at/.test(sql)) return 'MARK_CAMPAIGNS_SENT_SQL';
+  return sql.replace('/* prepared */', '').trim().split(/\s+/).slice(0, 6).join(' ');
 }
 
 /**

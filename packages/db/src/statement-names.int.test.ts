@@ -1,7 +1,8 @@
-// Statements run again and again are prepared once per PostgreSQL connection (statement-names.ts);
-// not behind PgBouncer. PostgreSQL only: PGlite's adapter has no named statements.
+// Statements marked prepared() and run again and again are prepared once per PostgreSQL
+// connection (statement-names.ts); others never are, nor any behind PgBouncer. PostgreSQL only: PGlite's adapter has no named statements.
 import { describe, expect, it } from 'vitest';
 import { createDatabase } from './client';
+import { prepared } from './statement-names';
 
 const url = process.env['DATABASE_URL'];
 
@@ -18,14 +19,19 @@ describe.skipIf(!url)('prepared statements on PostgreSQL', () => {
     }
   };
 
-  it('prepares a statement once it has run a few times, and answers alike', async () => {
-    const sql = `SELECT $1::int + 1 AS n /* ${Date.now()} */`;
+  it('prepares a marked statement once it has run a few times, and answers alike', async () => {
+    const sql = prepared(`SELECT $1::int + 1 AS n /* ${Date.now()} */`);
     expect(await preparedAfter(url!, sql, 2)).toBe(0);
     expect(await preparedAfter(url!, sql, 5)).toBe(1);
   });
 
+  it('never prepares an unmarked statement, however often it runs', async () => {
+    const sql = `SELECT $1::int + 1 AS n /* unmarked ${Date.now()} */`;
+    expect(await preparedAfter(url!, sql, 8)).toBe(0);
+  });
+
   it('prepares nothing behind PgBouncer (pgbouncer=true)', async () => {
-    const sql = `SELECT $1::int + 1 AS n /* bouncer ${Date.now()} */`;
+    const sql = prepared(`SELECT $1::int + 1 AS n /* bouncer ${Date.now()} */`);
     const bouncer = new URL(url!);
     bouncer.searchParams.set('pgbouncer', 'true');
     expect(await preparedAfter(bouncer.toString(), sql, 5)).toBe(0);

@@ -1,10 +1,11 @@
 // SQL of the scheduler. Timestamps travel as ISO strings cast in SQL (the engine's clock
 // is injected, so database now() is never used for a decision), id lists as text[].
+import { prepared } from '@outreach/db';
 import type { CampaignSchedule } from './schedule.rules';
 import { sameDay } from '../shared/day-counts.queries';
 
 /** Every ACTIVE campaign with what deciding a tick needs: settings, steps, variations, mailboxes. */
-export const ACTIVE_CAMPAIGNS_SQL = `
+export const ACTIVE_CAMPAIGNS_SQL = prepared(`
   SELECT c.id, c.organization_id, c.workspace_id, c.parent_id, c.type::text AS type, c.name,
          c.daily_limit, c.daily_limit_new_lead, c.send_as_txt, c.open_tracking, c.unsubscribe_link,
          c.stop_on_lead_replied, c.pause_on_bounce_rate, c.bounce_rate_limit, c.schedule,
@@ -20,7 +21,7 @@ export const ACTIVE_CAMPAIGNS_SQL = `
                                      FROM variations v WHERE v.step_id = s.id), '[]')) ORDER BY s.step)
                      FROM sequence_steps s WHERE s.campaign_id = c.id), '[]') AS steps
     FROM campaigns c JOIN workspaces w ON w.id = c.workspace_id
-   WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.workspace_id = ANY($1::text[]))`;
+   WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.workspace_id = ANY($1::text[]))`);
 
 /** A mailbox's columns that sending from it needs (MailboxRow): its sender, its SMTP login (password still encrypted). */
 const SENDER_COLUMNS = `id, workspace_id, email, first_name, last_name, status::text AS status, daily_limit, sending_gap,
@@ -28,12 +29,12 @@ const SENDER_COLUMNS = `id, workspace_id, email, first_name, last_name, status::
          updated_at, auth_type`;
 
 /** The mailboxes those campaigns send from (credentials still encrypted). */
-export const CAMPAIGN_MAILBOXES_SQL = `
+export const CAMPAIGN_MAILBOXES_SQL = prepared(`
   SELECT ${SENDER_COLUMNS}
-    FROM email_accounts WHERE id = ANY($1::text[])`;
+    FROM email_accounts WHERE id = ANY($1::text[])`);
 
 /** Workspace-wide lead variables with their defaults. */
-export const ADDITIONAL_FIELDS_SQL = `SELECT workspace_id, name, default_value FROM additional_fields WHERE workspace_id = ANY($1::text[])`;
+export const ADDITIONAL_FIELDS_SQL = prepared(`SELECT workspace_id, name, default_value FROM additional_fields WHERE workspace_id = ANY($1::text[])`);
 
 /**
  * The mailboxes of the open campaigns, not locked, with only what choosing the claim's
@@ -44,13 +45,13 @@ export const ADDITIONAL_FIELDS_SQL = `SELECT workspace_id, name, default_value F
  * only chooses which mailboxes a claim locks; LOCK_MAILBOXES_SQL counts exactly under the lock.
  * $1 mailbox ids, $2 their day starts.
  */
-export const CLAIM_MAILBOXES_SQL = `
+export const CLAIM_MAILBOXES_SQL = prepared(`
   SELECT e.id, e.status::text AS status, e.daily_limit, e.next_send_allowed_at,
          (CASE WHEN ${sameDay('k.day_start', 'md.day_start')} THEN k.sent + k.warmup_sent ELSE 0 END
           + CASE WHEN e.unibox_day_start = md.day_start THEN e.unibox_sent_today ELSE 0 END)::int AS counted_today
     FROM unnest($1::text[], $2::text[]::timestamptz[]) AS md(id, day_start)
     JOIN email_accounts e ON e.id = md.id
-    LEFT JOIN mailbox_day_counts k ON k.email_account_id = e.id`;
+    LEFT JOIN mailbox_day_counts k ON k.email_account_id = e.id`);
 
 /**
  * The open campaigns' sends today (the sum of their rows in campaign_day_counts, one per mailbox
@@ -59,13 +60,13 @@ export const CLAIM_MAILBOXES_SQL = `
  * recently go first).
  * $1 campaign ids, $2 their day starts, $3 now.
  */
-export const CAMPAIGN_STATE_SQL = `
+export const CAMPAIGN_STATE_SQL = prepared(`
   SELECT c.id, c.last_lead_sent_at, k.sent::int AS counted_today,
          EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id AND l.next_send_at IS NOT NULL AND l.next_send_at <= $3::timestamptz) AS has_due
     FROM unnest($1::text[], $2::text[]::timestamptz[]) AS cd(id, day_start)
     JOIN campaigns c ON c.id = cd.id
    CROSS JOIN LATERAL (SELECT coalesce(sum(k.sent), 0) AS sent FROM campaign_day_counts k
-                        WHERE k.campaign_id = c.id AND ${sameDay('k.day_start', 'cd.day_start')}) k`;
+                        WHERE k.campaign_id = c.id AND ${sameDay('k.day_start', 'cd.day_start')}) k`);
 
 /**
  * Locks up to $3 of the given campaigns, in the given order, that no other worker holds
@@ -80,7 +81,7 @@ export const CAMPAIGN_STATE_SQL = `
  * for its commit.
  * $1 campaign ids in order, $2 their day starts, $3 how many.
  */
-export const LOCK_CAMPAIGNS_SQL = `
+export const LOCK_CAMPAIGNS_SQL = prepared(`
   WITH c AS (
     SELECT c.id FROM campaigns c JOIN unnest($1::text[]) WITH ORDINALITY AS o(id, pos) ON o.id = c.id
      WHERE c.status = 'ACTIVE' ORDER BY o.pos LIMIT $3 FOR NO KEY UPDATE OF c SKIP LOCKED
@@ -92,7 +93,7 @@ export const LOCK_CAMPAIGNS_SQL = `
          (k.new_sent + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id AND i.current_step = 0))::int AS new_today
     FROM c JOIN cd ON cd.id = c.id
    CROSS JOIN LATERAL (SELECT coalesce(sum(k.sent), 0) AS sent, coalesce(sum(k.new_sent), 0) AS new_sent FROM campaign_day_counts k
-                        WHERE k.campaign_id = c.id AND ${sameDay('k.day_start', 'cd.day_start')}) k`;
+                        WHERE k.campaign_id = c.id AND ${sameDay('k.day_start', 'cd.day_start')}) k`);
 
 /**
  * Locks those of the given mailboxes that are free (ACTIVE, their gap over, no other worker
@@ -102,7 +103,7 @@ export const LOCK_CAMPAIGNS_SQL = `
  * the same lock) and claims not yet recorded, in one statement (see LOCK_CAMPAIGNS_SQL).
  * $1 mailbox ids, $2 their day starts, $3 now.
  */
-export const LOCK_MAILBOXES_SQL = `
+export const LOCK_MAILBOXES_SQL = prepared(`
   WITH m AS (
     SELECT ${SENDER_COLUMNS}, unibox_day_start, unibox_sent_today FROM email_accounts
      WHERE id = ANY($1::text[]) AND status = 'ACTIVE' AND daily_limit > 0
@@ -118,14 +119,14 @@ export const LOCK_MAILBOXES_SQL = `
           + CASE WHEN m.unibox_day_start = md.day_start THEN m.unibox_sent_today ELSE 0 END
           + (SELECT count(*) FROM inflight i WHERE i.email_account_id = m.id))::int AS today
     FROM m JOIN md ON md.id = m.id
-    LEFT JOIN mailbox_day_counts k ON k.email_account_id = m.id`;
+    LEFT JOIN mailbox_day_counts k ON k.email_account_id = m.id`);
 
 /**
  * The due leads of each campaign, oldest due first, at most n per campaign, locked
  * (SKIP LOCKED), with the blocklist checked in the same read. Served by leads_due_idx.
  * $1 campaign ids, $2 how many from each, $3 now.
  */
-export const DUE_LEADS_SQL = `
+export const DUE_LEADS_SQL = prepared(`
   SELECT l.id, l.campaign_id, l.workspace_id, l.current_step, l.status::text AS status, l.is_completed,
          l.email_account_id, l.email, l.email_normalized, l.first_name, l.last_name, l.company_name,
          l.company_website, l.job_title, l.phone_number, l.address_line, l.city, l.state, l.country,
@@ -143,18 +144,18 @@ export const DUE_LEADS_SQL = `
       ORDER BY l.next_send_at
       LIMIT c.n
         FOR UPDATE SKIP LOCKED
-   ) l`;
+   ) l`);
 
 /** Earlier sends of these leads, oldest first (threading of follow-ups). */
-export const THREAD_HISTORY_SQL = `
-  SELECT lead_id, message_id, subject FROM sent_emails WHERE lead_id = ANY($1::text[]) ORDER BY sent_at, id`;
+export const THREAD_HISTORY_SQL = prepared(`
+  SELECT lead_id, message_id, subject FROM sent_emails WHERE lead_id = ANY($1::text[]) ORDER BY sent_at, id`);
 
 /**
  * Every write of a claim in one statement: leads (claimed, pushed back, stopped),
  * mailbox gaps, variation counts, lead events. $5 now. A lead's DATA mark
  * (pending_data_at) belongs to its pending send and goes with it (a stop drops the send).
  */
-export const APPLY_CLAIM_SQL = `
+export const APPLY_CLAIM_SQL = prepared(`
   WITH x AS (
     SELECT * FROM json_to_recordset($1::json) AS x(
       id text, next_send_at timestamptz, claimed_at timestamptz, email_account_id text, pending_send_id text,
@@ -187,7 +188,7 @@ export const APPLY_CLAIM_SQL = `
     RETURNING 1
   )
   SELECT (SELECT count(*) FROM ul)::int AS leads, (SELECT count(*) FROM um)::int AS mailboxes,
-         (SELECT count(*) FROM uv)::int AS variations, (SELECT count(*) FROM ev)::int AS events`;
+         (SELECT count(*) FROM uv)::int AS variations, (SELECT count(*) FROM ev)::int AS events`);
 
 /**
  * The DATA mark: written after the SMTP server accepted DATA, while the body goes out, and
@@ -201,11 +202,11 @@ export const APPLY_CLAIM_SQL = `
  * other: send-delivery.service.ts, createDataMarker); the ids of the leads marked come back.
  * $1 lead ids, $2 send ids, $3 the claims' claimed_at, $4 now.
  */
-export const MARK_DATA_SQL = `
+export const MARK_DATA_SQL = prepared(`
   UPDATE leads l SET pending_data_at = $4::timestamptz, next_send_at = $4::timestamptz + (l.next_send_at - l.claimed_at)
     FROM unnest($1::text[], $2::text[], $3::text[]::timestamptz[]) AS m(id, send_id, claimed_at)
    WHERE l.id = m.id AND l.pending_send_id = m.send_id AND l.claimed_at = m.claimed_at
-  RETURNING l.id`;
+  RETURNING l.id`);
 
 /**
  * Records an accepted send and moves the lead on, only if the lead still holds this
@@ -213,7 +214,7 @@ export const MARK_DATA_SQL = `
  * keeps its stop. Idempotent on the Message-ID. $20: recorded without the server's
  * answer (outcome unknown).
  */
-export const RECORD_SENT_SQL = `
+export const RECORD_SENT_SQL = prepared(`
   WITH ins AS (
     INSERT INTO sent_emails (id, organization_id, workspace_id, campaign_id, parent_campaign_id, lead_id,
                              email_account_id, step, variation_id, variation_label, message_id, subject, body,
@@ -242,29 +243,29 @@ export const RECORD_SENT_SQL = `
   ),
   um AS (UPDATE email_accounts SET last_sent_at = $15::timestamptz WHERE id = $7 RETURNING 1)
   SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT status FROM ul) AS lead_status,
-         (SELECT count(*) FROM um)::int AS touched`;
+         (SELECT count(*) FROM um)::int AS touched`);
 
 /**
  * The campaigns' last send time, once per tick for all its sends: written per send, the
  * parallel sends of one campaign would queue on its row.
  * $1 campaign ids, $2 the send time.
  */
-export const MARK_CAMPAIGNS_SENT_SQL = `
+export const MARK_CAMPAIGNS_SENT_SQL = prepared(`
   UPDATE campaigns SET last_lead_sent_at = $2::timestamptz
-   WHERE id = ANY($1::text[]) AND (last_lead_sent_at IS NULL OR last_lead_sent_at < $2::timestamptz)`;
+   WHERE id = ANY($1::text[]) AND (last_lead_sent_at IS NULL OR last_lead_sent_at < $2::timestamptz)`);
 
 /**
  * ACTIVE campaigns with nothing left to send become COMPLETED: a parent campaign once it
  * has leads and none is unfinished; a subsequence also only once its parent is done
  * (until then new leads may still be enrolled into it). $1 workspace ids or null (all), $2 now.
  */
-export const COMPLETE_CAMPAIGNS_SQL = `
+export const COMPLETE_CAMPAIGNS_SQL = prepared(`
   UPDATE campaigns c SET status = 'COMPLETED', updated_at = $2::timestamptz
    WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.workspace_id = ANY($1::text[]))
      AND EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id)
      AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id AND l.next_send_at IS NOT NULL)
      AND (c.type = 'parent' OR EXISTS (SELECT 1 FROM campaigns p WHERE p.id = c.parent_id AND p.status IN ('COMPLETED', 'ARCHIVED')))
-  RETURNING c.id, c.name`;
+  RETURNING c.id, c.name`);
 
 // --- the rows those statements return ----------------------------------------------------
 

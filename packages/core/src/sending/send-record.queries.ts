@@ -1,5 +1,6 @@
 // SQL of the batched recording of accepted sends (send-record.service.ts). Timestamps travel
 // as ISO strings cast in SQL, as in scheduler.queries.ts.
+import { prepared } from '@outreach/db';
 
 /** One accepted send as RECORD_SENTS_SQL reads it (json_to_recordset). */
 export interface SentRow {
@@ -35,7 +36,7 @@ export interface SentRow {
  * in key order too), so two batches recording at once cannot wait on each other in a cycle.
  * $1 a JSON array of SentRow, at most one per lead.
  */
-export const RECORD_SENTS_SQL = `
+export const RECORD_SENTS_SQL = prepared(`
   WITH x AS (
     SELECT * FROM json_to_recordset($1::json) AS x(
       id text, organization_id text, workspace_id text, campaign_id text, parent_campaign_id text, lead_id text,
@@ -75,4 +76,4 @@ export const RECORD_SENTS_SQL = `
     RETURNING 1
   )
   SELECT x.id, (ins.id IS NOT NULL) AS inserted, ul.status AS lead_status
-    FROM x LEFT JOIN ins ON ins.id = x.id LEFT JOIN ul ON ul.id = x.lead_id`;
+    FROM x LEFT JOIN ins ON ins.id = x.id LEFT JOIN ul ON ul.id = x.lead_id`);

@@ -1,4 +1,4 @@
-import type { PrismaClient, Tx } from '@outreach/db';
+import { prepared, type PrismaClient, type Tx } from '@outreach/db';
 import { countedToday } from '../shared/day-counts.queries';
 
 /**
@@ -150,7 +150,7 @@ export const LEAD_THREAD_SQL = `
  * send's time (the latest, when two sends meet one thread). Sends without a thread are left out.
  * $1 workspaces, $2 leads, $3 send ids, $4 send times (ISO text), pairwise.
  */
-export const COPY_SENDS_INTO_THREADS_SQL = `
+export const COPY_SENDS_INTO_THREADS_SQL = prepared(`
   WITH x AS (
     SELECT x.lead_id, x.send_id, x.at::timestamptz AS at, t.id AS thread_id
       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(workspace_id, lead_id, send_id, at)
@@ -174,7 +174,7 @@ export const COPY_SENDS_INTO_THREADS_SQL = `
   )
   UPDATE unibox_threads u SET last_message_at = m.at
     FROM (SELECT thread_id, max(at) AS at FROM x GROUP BY thread_id) m
-   WHERE u.id = m.thread_id`;
+   WHERE u.id = m.thread_id`);
 
 /**
  * Our campaign e-mails to a lead (and to its parent-campaign lead) copied into a thread as

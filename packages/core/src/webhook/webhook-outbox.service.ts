@@ -1,7 +1,7 @@
 // Writing webhook events: in the caller's transaction, one outbox row per subscribed
 // webhook, so an event exists exactly when the change that caused it committed. The
 // webhook worker (webhook-delivery.service.ts) POSTs them afterwards.
-import { newId, type Tx } from '@outreach/db';
+import { newId, prepared, type Tx } from '@outreach/db';
 import { ALL_CAMPAIGNS } from './webhook.rules';
 
 /** What kind of reply caused a reply event (webhooks may ignore out-of-office and automatic replies). */
@@ -60,7 +60,7 @@ export async function emitWebhookEvents<T extends { workspaceId: string; campaig
   // worker's circuit breaker), which its newest pending one carries: a new event waits for it
   // too, or it would be POSTed at once and count another failure before the backoff has passed.
   const hooks = await tx.$queryRawUnsafe<{ n: number; id: string; name: string; workspace_name: string; held_until: Date | null }[]>(
-    `SELECT i.n::int AS n, h.id, h.name, w.name AS workspace_name,
+    prepared(`SELECT i.n::int AS n, h.id, h.name, w.name AS workspace_name,
             CASE WHEN h.consecutive_failures > 0 THEN (
               SELECT d.next_attempt_at FROM webhook_deliveries d
                WHERE d.webhook_id = h.id AND d.status = 'PENDING'
@@ -72,7 +72,7 @@ export async function emitWebhookEvents<T extends { workspaceId: string; campaig
         AND (i.campaign_id IS NULL OR $4 = ANY(h.camp_ids) OR i.campaign_id = ANY(h.camp_ids))
         AND NOT ($5::text IS NOT DISTINCT FROM 'out_of_office' AND h.ignore_ooo)
         AND NOT ($5::text IS NOT DISTINCT FROM 'automatic_reply' AND h.ignore_automatic)
-      ORDER BY i.n`,
+      ORDER BY i.n`),
     items.map((i) => i.workspaceId),
     items.map((i) => i.campaignId),
     event,
