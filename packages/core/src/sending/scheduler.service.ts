@@ -166,10 +166,20 @@ export async function claimDueSends(options: {
   const mailboxIds = [...new Set([...plans.values()].flatMap((p) => p.row.mailbox_ids))];
   const workspaceIds = [...new Set([...plans.values()].map((p) => p.row.workspace_id))];
   // A mailbox's day is its workspace's day: every campaign of a workspace agrees on it.
-  const mailboxDayStart = new Map<string, Date>();
-  for (const plan of plans.values()) for (const id of plan.row.mailbox_ids) mailboxDayStart.set(id, plan.mailboxDayStart);
-  const mailboxDays = (ids: string[]) => ids.map((id) => (mailboxDayStart.get(id) ?? now).toISOString());
-  const campaignDays = (ids: string[]) => ids.map((id) => plans.get(id)!.dayStart.toISOString());
+  // As ISO text, made once per zone's day (not once per mailbox: 5,000 mailboxes made 5,000 strings a claim).
+  const isoOf = new Map<Date, string>();
+  const iso = (at: Date) => {
+    let text = isoOf.get(at);
+    if (text === undefined) isoOf.set(at, (text = at.toISOString()));
+    return text;
+  };
+  const mailboxDayStart = new Map<string, string>();
+  for (const plan of plans.values()) {
+    const day = iso(plan.mailboxDayStart);
+    for (const id of plan.row.mailbox_ids) mailboxDayStart.set(id, day);
+  }
+  const mailboxDays = (ids: string[]) => ids.map((id) => mailboxDayStart.get(id) ?? nowIso);
+  const campaignDays = (ids: string[]) => ids.map((id) => iso(plans.get(id)!.dayStart));
   const planIds = [...plans.keys()];
   const [mailboxRows, campaignState, fieldRows] = await Promise.all([
     db.$queryRawUnsafe<CountedMailbox[]>(CLAIM_MAILBOXES_SQL, mailboxIds, mailboxDays(mailboxIds)),
