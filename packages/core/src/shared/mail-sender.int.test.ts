@@ -1,7 +1,7 @@
 // The sender's `beforeEndOfData` hook, against a real SMTP server on loopback: it starts only
 // once the server has taken the envelope and answered DATA, and the body's final "." waits for
 // it; a hook that fails cuts the body off, so the server keeps nothing.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSmtpServer, type SmtpTestServer } from '../testing/smtp-server';
 import { createMailSender, type MailSender, type OutgoingMessage } from './mail-sender';
 
@@ -16,12 +16,18 @@ const message = (to: string): OutgoingMessage => ({
   messageId: `${to.split('@')[0]}@out.test`,
 });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** One send from the test mailbox to `to`, with the hook. */
+const sendTo = (to: string, beforeEndOfData: () => Promise<void>) =>
+  sender.send({ mailboxId: 'm1', version: 'v1', smtp: SMTP(), message: message(to), beforeEndOfData });
 
 let smtp: SmtpTestServer;
 let sender: MailSender;
 
 beforeAll(async () => {
   smtp = await startSmtpServer({ users: { [USER.username]: USER.password } });
+});
+beforeEach(() => {
+  sender = createMailSender({ timeoutMs: 10_000, allowPrivateTargets: true });
 });
 afterEach(async () => {
   smtp.beforeAnswer = null;
@@ -35,7 +41,6 @@ afterAll(async () => {
 
 describe('the hook before the end of a message body', () => {
   it('starts only after the server accepted the recipient, and the body ends only once it is done', async () => {
-    sender = createMailSender({ timeoutMs: 10_000, allowPrivateTargets: true });
     let releaseRcpt!: () => void;
     const rcptAnswered = new Promise<void>((resolve) => (releaseRcpt = resolve));
     smtp.beforeAnswer = async ({ phase }) => {
@@ -43,15 +48,9 @@ describe('the hook before the end of a message body', () => {
     };
     let hookStarted = false;
     let finishHook!: () => void;
-    const sending = sender.send({
-      mailboxId: 'm1',
-      version: 'v1',
-      smtp: SMTP(),
-      message: message('lead1@x.test'),
-      beforeEndOfData: () => {
-        hookStarted = true;
-        return new Promise<void>((resolve) => (finishHook = resolve));
-      },
+    const sending = sendTo('lead1@x.test', () => {
+      hookStarted = true;
+      return new Promise<void>((resolve) => (finishHook = resolve));
     });
     // The message is built and waiting, the server has not answered RCPT TO: no hook yet.
     await pause(300);
@@ -68,38 +67,24 @@ describe('the hook before the end of a message body', () => {
   });
 
   it('never starts for a recipient the server refuses', async () => {
-    sender = createMailSender({ timeoutMs: 10_000, allowPrivateTargets: true });
     smtp.rejections.set('gone@x.test', { code: 550, message: 'No such user' });
     let hookStarted = false;
-    const outcome = await sender.send({
-      mailboxId: 'm1',
-      version: 'v1',
-      smtp: SMTP(),
-      message: message('gone@x.test'),
-      beforeEndOfData: async () => {
-        hookStarted = true;
-      },
+    const outcome = await sendTo('gone@x.test', async () => {
+      hookStarted = true;
     });
     expect(outcome).toMatchObject({ status: 'rejected', code: 550 });
     expect(hookStarted).toBe(false);
   });
 
   it('a hook that fails cuts the body off: the server keeps nothing, and the next send goes through', async () => {
-    sender = createMailSender({ timeoutMs: 10_000, allowPrivateTargets: true });
-    const outcome = await sender.send({
-      mailboxId: 'm1',
-      version: 'v1',
-      smtp: SMTP(),
-      message: message('lead2@x.test'),
-      beforeEndOfData: async () => {
-        await pause(20);
-        throw new Error('the claim was taken over');
-      },
+    const outcome = await sendTo('lead2@x.test', async () => {
+      await pause(20);
+      throw new Error('the claim was taken over');
     });
     expect(outcome.status).not.toBe('sent');
     await pause(200);
     expect(smtp.messages).toHaveLength(0);
-    const next = await sender.send({ mailboxId: 'm1', version: 'v1', smtp: SMTP(), message: message('lead3@x.test'), beforeEndOfData: async () => {} });
+    const next = await sendTo('lead3@x.test', async () => {});
     expect(next).toMatchObject({ status: 'sent' });
     expect(smtp.messages.map((m) => m.to)).toEqual([['lead3@x.test']]);
   });
