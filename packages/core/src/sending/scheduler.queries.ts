@@ -3,8 +3,15 @@
 import { prepared } from '@outreach/db';
 import type { CampaignSchedule } from './schedule.rules';
 import { sameDay } from '../shared/day-counts.queries';
+import { webhookListensSql } from '../webhook/index';
 
-/** Every ACTIVE campaign with what deciding a tick needs: settings, steps, variations, mailboxes. */
+/**
+ * Every ACTIVE campaign with what deciding a tick needs: settings, steps, variations, mailboxes,
+ * its workspace's additional fields with their defaults (one JSON object of name to default per
+ * campaign; a claim reads them once per workspace), and whether a webhook listens for its
+ * EMAIL_SENT events (its sends are then recorded with their events in one transaction:
+ * send-record.service.ts).
+ */
 export const ACTIVE_CAMPAIGNS_SQL = prepared(`
   SELECT c.id, c.organization_id, c.workspace_id, c.parent_id, c.type::text AS type, c.name,
          c.daily_limit, c.daily_limit_new_lead, c.send_as_txt, c.open_tracking, c.unsubscribe_link,
@@ -19,7 +26,9 @@ export const ACTIVE_CAMPAIGNS_SQL = prepared(`
                                      'id', v.id, 'label', v.label, 'subject', v.subject, 'body', v.body,
                                      'is_active', v.is_active, 'is_deleted', v.is_deleted))
                                      FROM variations v WHERE v.step_id = s.id), '[]')) ORDER BY s.step)
-                     FROM sequence_steps s WHERE s.campaign_id = c.id), '[]') AS steps
+                     FROM sequence_steps s WHERE s.campaign_id = c.id), '[]') AS steps,
+         COALESCE((SELECT json_object_agg(f.name, f.default_value) FROM additional_fields f WHERE f.workspace_id = c.workspace_id), '{}') AS additional_fields,
+         ${webhookListensSql({ workspaceId: 'c.workspace_id', campaignId: 'c.id', event: "'EMAIL_SENT'" })} AS email_sent_webhook
     FROM campaigns c JOIN workspaces w ON w.id = c.workspace_id
    WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.workspace_id = ANY($1::text[]))`);
 
@@ -33,7 +42,7 @@ export const CAMPAIGN_MAILBOXES_SQL = prepared(`
   SELECT ${SENDER_COLUMNS}
     FROM email_accounts WHERE id = ANY($1::text[])`);
 
-/** Workspace-wide lead variables with their defaults. */
+/** Workspace-wide lead variables with their defaults (the preview; a claim has them from ACTIVE_CAMPAIGNS_SQL). */
 export const ADDITIONAL_FIELDS_SQL = prepared(`SELECT workspace_id, name, default_value FROM additional_fields WHERE workspace_id = ANY($1::text[])`);
 
 /**
@@ -79,6 +88,11 @@ export const CAMPAIGN_STATE_SQL = prepared(`
  * excludes them), but the rows that point at the campaign (a send being recorded, a lead being
  * added: their foreign keys take FOR KEY SHARE) go on while a claim holds it, instead of waiting
  * for its commit.
+ * Each campaign comes with its variations' assigned counts (variation id to count: the claim
+ * splits its sends evenly from them), and the statement turns JIT off for the rest of the claim's
+ * transaction (set_config, local): the due-lead read's estimated cost passes jit_above_cost, and
+ * compiling it took several times longer than running it (bench: pick); none of a claim's
+ * statements gains from JIT. Both ride on this statement to spare the claim two round trips.
  * $1 campaign ids in order, $2 their day starts, $3 how many.
  */
 export const LOCK_CAMPAIGNS_SQL = prepared(`
@@ -87,11 +101,14 @@ export const LOCK_CAMPAIGNS_SQL = prepared(`
      WHERE c.status = 'ACTIVE' ORDER BY o.pos LIMIT $3 FOR NO KEY UPDATE OF c SKIP LOCKED
   ),
   cd AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),
-  inflight AS (SELECT campaign_id, current_step FROM leads WHERE claimed_at IS NOT NULL)
+  inflight AS (SELECT campaign_id, current_step FROM leads WHERE claimed_at IS NOT NULL),
+  no_jit AS (SELECT set_config('jit', 'off', true) AS jit)
   SELECT c.id,
          (k.sent + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id))::int AS today,
-         (k.new_sent + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id AND i.current_step = 0))::int AS new_today
-    FROM c JOIN cd ON cd.id = c.id
+         (k.new_sent + (SELECT count(*) FROM inflight i WHERE i.campaign_id = c.id AND i.current_step = 0))::int AS new_today,
+         COALESCE((SELECT json_object_agg(v.id, v.assigned_count) FROM variations v WHERE v.campaign_id = c.id), '{}') AS variation_counts,
+         no_jit.jit
+    FROM no_jit, c JOIN cd ON cd.id = c.id
    CROSS JOIN LATERAL (SELECT coalesce(sum(k.sent), 0) AS sent, coalesce(sum(k.new_sent), 0) AS new_sent FROM campaign_day_counts k
                         WHERE k.campaign_id = c.id AND ${sameDay('k.day_start', 'cd.day_start')}) k`);
 
@@ -298,6 +315,10 @@ export interface CampaignRow {
   end_date: string | null;
   workspace_timezone: string;
   unsubscribe_text: string | null;
+  /** The workspace's additional fields: name to default value. */
+  additional_fields: Record<string, string>;
+  /** Whether an ACTIVE webhook listens for this campaign's EMAIL_SENT events. */
+  email_sent_webhook: boolean;
   mailbox_ids: string[];
   steps: { step: number; wait_time: number; variations: VariationRow[] }[];
 }

@@ -30,7 +30,6 @@ import { trackingLinks } from '../tracking/index';
 import { type CampaignSchedule, dayBounds, isWithinWindow, nextWindowStart, validateSchedule } from './schedule.rules';
 import {
   ACTIVE_CAMPAIGNS_SQL,
-  ADDITIONAL_FIELDS_SQL,
   APPLY_CLAIM_SQL,
   CAMPAIGN_MAILBOXES_SQL,
   CAMPAIGN_STATE_SQL,
@@ -164,7 +163,6 @@ export async function claimDueSends(options: {
   if (!plans.size) return { claims: [], stopped: 0, deferred: 0, openCampaigns: 0 };
 
   const mailboxIds = [...new Set([...plans.values()].flatMap((p) => p.row.mailbox_ids))];
-  const workspaceIds = [...new Set([...plans.values()].map((p) => p.row.workspace_id))];
   // A mailbox's day is its workspace's day: every campaign of a workspace agrees on it.
   // As ISO text, made once per zone's day (not once per mailbox: 5,000 mailboxes made 5,000 strings a claim).
   const isoOf = new Map<Date, string>();
@@ -181,17 +179,15 @@ export async function claimDueSends(options: {
   const mailboxDays = (ids: string[]) => ids.map((id) => mailboxDayStart.get(id) ?? nowIso);
   const campaignDays = (ids: string[]) => ids.map((id) => iso(plans.get(id)!.dayStart));
   const planIds = [...plans.keys()];
-  const [mailboxRows, campaignState, fieldRows] = await Promise.all([
+  const [mailboxRows, campaignState] = await Promise.all([
     db.$queryRawUnsafe<CountedMailbox[]>(CLAIM_MAILBOXES_SQL, mailboxIds, mailboxDays(mailboxIds)),
     db.$queryRawUnsafe<CampaignState[]>(CAMPAIGN_STATE_SQL, planIds, campaignDays(planIds), nowIso),
-    db.$queryRawUnsafe<{ workspace_id: string; name: string; default_value: string }[]>(ADDITIONAL_FIELDS_SQL, workspaceIds),
   ]);
   const mailboxes = new Map(mailboxRows.map((m) => [m.id, m]));
+  // The workspace's additional fields come with each of its campaigns: one map per workspace.
   const additional = new Map<string, Map<string, string>>();
-  for (const f of fieldRows) {
-    const fields = additional.get(f.workspace_id) ?? new Map<string, string>();
-    fields.set(f.name, f.default_value);
-    additional.set(f.workspace_id, fields);
+  for (const plan of plans.values()) {
+    if (!additional.has(plan.row.workspace_id)) additional.set(plan.row.workspace_id, new Map(Object.entries(plan.row.additional_fields)));
   }
 
   // What this claim locks: the campaigns that sent least recently among those with a lead due,
@@ -202,13 +198,19 @@ export async function claimDueSends(options: {
   if (!take) return { claims: [], stopped: 0, deferred: 0, openCampaigns: plans.size };
 
   return db.$transaction(async (tx) => {
-    // The due-lead read's estimated cost passes jit_above_cost, and compiling it took
-    // several times longer than running it (bench: pick); none of a claim's statements
-    // gains from JIT.
-    await tx.$executeRawUnsafe('SET LOCAL jit = off');
-    const counted = await tx.$queryRawUnsafe<{ id: string; today: number; new_today: number }[]>(LOCK_CAMPAIGNS_SQL, candidates, campaignDays(candidates), take);
+    // The lock also turns JIT off for the rest of this transaction and brings each campaign's
+    // variation counts (LOCK_CAMPAIGNS_SQL).
+    const counted = await tx.$queryRawUnsafe<{ id: string; today: number; new_today: number; variation_counts: Record<string, number> }[]>(
+      LOCK_CAMPAIGNS_SQL,
+      candidates,
+      campaignDays(candidates),
+      take,
+    );
     const campaignLeft = new Map<string, { total: number; fresh: number }>();
+    // Variation counts as this claim goes, starting from what is stored.
+    const variationCounts = new Map<string, number>();
     for (const c of counted) {
+      for (const [id, n] of Object.entries(c.variation_counts)) variationCounts.set(id, n);
       const row = plans.get(c.id)!.row;
       campaignLeft.set(c.id, {
         total: Math.max(0, row.daily_limit - c.today),
@@ -277,12 +279,6 @@ export async function claimDueSends(options: {
     let stopped = 0;
     let deferred = 0;
     let waiting = 0;
-    // Variation counts as this claim goes, starting from what is stored.
-    const variationCounts = new Map<string, number>();
-    if (leads.length) {
-      const rows = await tx.variation.findMany({ where: { campaignId: { in: wanted.map((w) => w.id) } }, select: { id: true, assignedCount: true } });
-      for (const r of rows) variationCounts.set(r.id, r.assignedCount);
-    }
 
     const stop = (lead: LeadRow, status: string, reason: string | null) => {
       stopped += 1;

@@ -36,6 +36,8 @@ const campaign = (extra: Partial<CampaignRow> = {}): CampaignRow => ({
   end_date: null,
   workspace_timezone: 'UTC',
   unsubscribe_text: null,
+  additional_fields: {},
+  email_sent_webhook: false,
   mailbox_ids: ['m1', 'm2'],
   steps: [
     { step: 1, wait_time: 0, variations: [variation('v1', 'A'), variation('v2', 'B')] },

@@ -39,6 +39,8 @@ export interface ClaimedSend {
    * the claim records it as sent, outcome unknown, and does not send it again. Null: send.
    */
   dataStartedAt: Date | null;
+  /** Whether a webhook listened for the campaign's EMAIL_SENT events when the claim was made (how the send is recorded). */
+  emailSentWebhook: boolean;
   mailbox: { id: string; email: string; version: string; authType: string; smtpHost: string; smtpPort: number; smtpUsername: string; smtpPasswordEnc: string };
   message: OutgoingMessage;
 }
@@ -185,6 +187,7 @@ export function decideSend(input: SendDecisionInput): SendDecision {
     takenOver: lead.claimed_at !== null,
     claimedAt: now,
     dataStartedAt: unconfirmed ? lead.pending_data_at : null,
+    emailSentWebhook: row.email_sent_webhook,
     mailbox: {
       id: mailbox.id,
       email: mailbox.email,

@@ -27,29 +27,37 @@ afterAll(async () => {
   await smtp?.close();
 });
 
+type Statement = { sql: string; params: unknown[]; inTransaction: boolean };
+
 /** The raw statements run through `client` and its transactions, by their text. */
-function counting<T extends object>(client: T, statements: { sql: string; params: unknown[] }[]): T {
+function counting<T extends object>(client: T, statements: Statement[], inTransaction = false): T {
   return new Proxy(client, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target) as unknown;
       if (prop === '$queryRawUnsafe' || prop === '$executeRawUnsafe') {
         const fn = value as (sql: string, ...params: unknown[]) => Promise<unknown>;
         return (sql: string, ...params: unknown[]) => {
-          statements.push({ sql, params });
+          statements.push({ sql, params, inTransaction });
           return fn.call(target, sql, ...params);
         };
       }
       if (prop === '$transaction') {
         const fn = value as (cb: (tx: unknown) => Promise<unknown>, o?: unknown) => Promise<unknown>;
-        return (cb: (tx: unknown) => Promise<unknown>, o?: unknown) => fn.call(target, (tx: unknown) => cb(counting(tx as object, statements)), o);
+        return (cb: (tx: unknown) => Promise<unknown>, o?: unknown) => fn.call(target, (tx: unknown) => cb(counting(tx as object, statements, true)), o);
       }
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
 }
 
-/** A workspace with `n` mailboxes, a two-step campaign on them, one lead per mailbox, a webhook on EMAIL_SENT. */
-async function setup(n: number) {
+/** A webhook on the workspace's EMAIL_SENT events. */
+const listenToSends = (t: { org: { organizationId: string }; ws: string }) =>
+  db.prisma.webhook.create({
+    data: { id: newId(), organizationId: t.org.organizationId, workspaceId: t.ws, url: 'https://hooks.example.com/in', name: 'sends', campIds: ['ALL'], eventTypes: ['EMAIL_SENT'] },
+  });
+
+/** A workspace with `n` mailboxes, a two-step campaign on them, one lead per mailbox, a webhook on EMAIL_SENT (unless `webhook` is false). */
+async function setup(n: number, options: { webhook?: boolean } = {}) {
   const t = await createSendingFixture({ db, smtp, passwords: PASSWORDS, start: '2026-11-23T09:00:00Z' });
   const boxes: string[] = [];
   for (const email of MAILBOXES.slice(0, n)) boxes.push(await t.mailbox(email));
@@ -59,9 +67,7 @@ async function setup(n: number) {
   });
   const leads: string[] = [];
   for (let i = 0; i < n; i++) leads.push(await t.lead(c.id, `lead${i}@batch.test`, { firstName: `Lead${i}` }));
-  await db.prisma.webhook.create({
-    data: { id: newId(), organizationId: t.org.organizationId, workspaceId: t.ws, url: 'https://hooks.example.com/in', name: 'sends', campIds: ['ALL'], eventTypes: ['EMAIL_SENT'] },
-  });
+  if (options.webhook !== false) await listenToSends(t);
   const counts = { accepted: 0, unconfirmed: 0 };
   const observer: Observer = {
     onSent: (e) => void (e.outcome === 'bounced' || (counts[e.outcome] += 1)),
@@ -69,15 +75,20 @@ async function setup(n: number) {
     onReply: () => undefined,
     onTick: () => undefined,
   };
-  const statements: { sql: string; params: unknown[] }[] = [];
+  const statements: Statement[] = [];
   const deps: ServiceDeps = { ...t.deps, db: counting(t.deps.db, statements), observer };
   const claim = async (d: ServiceDeps = deps) => (await claimDueSends({ deps: d, now: t.clock.now(), maxSends: 100, workspaceIds: [t.ws] })).claims;
   const batches = () => statements.filter((s) => s.sql === RECORD_SENTS_SQL).map((s) => (JSON.parse(s.params[0] as string) as unknown[]).length);
+  /** Each run of RECORD_SENTS_SQL: its sends, whether it was the whole recording on its own ($2), whether in a transaction. */
+  const recordings = () =>
+    statements
+      .filter((s) => s.sql === RECORD_SENTS_SQL)
+      .map((s) => ({ sends: (JSON.parse(s.params[0] as string) as unknown[]).length, alone: s.params[1] as boolean, inTransaction: s.inTransaction }));
   const singles = () => statements.filter((s) => s.sql === RECORD_SENT_SQL).length;
   const marks = () => statements.filter((s) => s.sql === MARK_DATA_SQL).map((s) => (s.params[0] as string[]).length);
   const payloads = async () =>
     (await db.prisma.webhookDelivery.findMany({ where: { workspaceId: t.ws, event: 'EMAIL_SENT' } })).map((d) => d.payload as Record<string, unknown>);
-  return { t, c, leads, deps, counts, claim, batches, singles, marks, payloads };
+  return { t, c, leads, deps, counts, claim, batches, recordings, singles, marks, payloads };
 }
 
 describe('recording accepted sends in batches', () => {
@@ -92,6 +103,9 @@ describe('recording accepted sends in batches', () => {
     expect(s.batches().reduce((a, b) => a + b, 0)).toBe(12);
     expect(s.batches().length).toBeLessThan(12);
     expect(s.singles()).toBe(0);
+    // A webhook listened at the claim: each batch is recorded with its events, in a transaction.
+    expect(s.recordings().every((r) => !r.alone && r.inTransaction)).toBe(true);
+    expect(s.recordings().length).toBeGreaterThan(0);
 
     const now = s.t.clock.now();
     const sends = await db.prisma.sentEmail.findMany({ where: { campaignId: s.c.id }, orderBy: { leadId: 'asc' } });
@@ -131,6 +145,56 @@ describe('recording accepted sends in batches', () => {
     expect(copies.map((m) => m.sentEmailId)).toEqual([sends.find((x) => x.leadId === s.leads[3])!.id]);
     expect((await db.prisma.uniboxThread.findUniqueOrThrow({ where: { id: thread.id } })).lastMessageAt).toEqual(now);
     expect(s.counts).toEqual({ accepted: 12, unconfirmed: 0 });
+  }, 60_000);
+
+  it('records a batch in one statement, outside a transaction, when no webhook listens: the rows, the leads, the unibox copy', async () => {
+    const s = await setup(4, { webhook: false });
+    const thread = await createTestThread({ db: db.prisma, workspaceId: s.t.ws, leadId: s.leads[1]!, campaignId: s.c.id, messages: [{ direction: 'IN', at: new Date('2026-11-20T10:00:00Z') }] });
+
+    const result = await (await import('./scheduler.service')).runSchedulerTick({ deps: s.deps, workspaceIds: [s.t.ws] });
+    expect(result).toMatchObject({ claimed: 4, sent: 4, unconfirmed: 0 });
+    // Each batch (the sends answered by the same turn of the event loop) is one statement on its own.
+    expect(s.recordings().reduce((sum, r) => sum + r.sends, 0)).toBe(4);
+    expect(s.recordings().every((r) => r.alone && !r.inTransaction)).toBe(true);
+    expect(s.singles()).toBe(0);
+
+    const now = s.t.clock.now();
+    const sends = await db.prisma.sentEmail.findMany({ where: { campaignId: s.c.id } });
+    expect(sends).toHaveLength(4);
+    const leads = await db.prisma.lead.findMany({ where: { campaignId: s.c.id } });
+    for (const lead of leads) {
+      expect([lead.status, lead.currentStep, lead.claimedAt, lead.pendingSendId, lead.lastSentAt]).toEqual(['CONTACTED', 1, null, null, now]);
+      expect(lead.nextSendAt).toEqual(new Date(now.getTime() + 2 * 86_400_000));
+    }
+    expect((await db.prisma.emailAccount.findMany({ where: { workspaceId: s.t.ws } })).every((m) => m.lastSentAt?.getTime() === now.getTime())).toBe(true);
+    expect((await db.prisma.campaignDayCount.findMany({ where: { campaignId: s.c.id } })).reduce((sum, row) => sum + row.sent, 0)).toBe(4);
+    // The conversation of the lead that wrote back shows the send, at its time.
+    const copies = await db.prisma.uniboxMessage.findMany({ where: { threadId: thread.id, direction: 'OUT' } });
+    const copied = sends.find((x) => x.leadId === s.leads[1])!;
+    expect(copies.map((m) => [m.sentEmailId, m.messageId, m.subject, m.htmlBody, m.receivedAt])).toEqual([[copied.id, copied.messageId, copied.subject, copied.body, now]]);
+    expect((await db.prisma.uniboxThread.findUniqueOrThrow({ where: { id: thread.id } })).lastMessageAt).toEqual(now);
+    expect(await s.payloads()).toEqual([]);
+    expect(s.counts).toEqual({ accepted: 4, unconfirmed: 0 });
+  }, 60_000);
+
+  it('records, with its event, a send whose webhook started listening after the claim', async () => {
+    const s = await setup(3, { webhook: false });
+    const claims = await s.claim();
+    expect(claims.map((c) => c.emailSentWebhook)).toEqual([false, false, false]);
+    await listenToSends(s.t);
+    const recorder = createSendRecorder({ deps: s.deps });
+    const now = s.t.clock.now();
+    expect(await Promise.all(claims.map((claim) => recorder.record({ claim, now, outcomeUnknown: false })))).toEqual([true, true, true]);
+    // The statement on its own found the listener and wrote nothing; the transaction recorded the sends with their events.
+    expect(s.recordings()).toEqual([
+      { sends: 3, alone: true, inTransaction: false },
+      { sends: 3, alone: false, inTransaction: true },
+    ]);
+    const sends = await db.prisma.sentEmail.findMany({ where: { campaignId: s.c.id } });
+    expect(sends).toHaveLength(3);
+    expect((await s.payloads()).map((p) => p['message_id']).sort()).toEqual(sends.map((x) => x.messageId).sort());
+    expect((await db.prisma.campaignDayCount.findMany({ where: { campaignId: s.c.id } })).reduce((sum, row) => sum + row.sent, 0)).toBe(3);
+    expect(s.counts).toEqual({ accepted: 3, unconfirmed: 0 });
   }, 60_000);
 
   it('writes what recording each send on its own writes', async () => {

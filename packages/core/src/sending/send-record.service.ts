@@ -3,9 +3,10 @@
  * the lead moved on (send-delivery.service.ts decides which).
  *
  * Accepted sends (and those recorded with outcome unknown) of a tick are recorded together
- * (createSendRecorder): a batch is one transaction of set-based statements (RECORD_SENTS_SQL,
- * the leads' unibox threads, the EMAIL_SENT webhook events), instead of one transaction of
- * about five round trips per e-mail. A batch goes when it is full or at the next turn of the
+ * (createSendRecorder): a batch is one set-based statement (RECORD_SENTS_SQL: the sends, their
+ * leads, mailboxes and unibox threads), or, when a webhook listens for EMAIL_SENT, one
+ * transaction of that statement and the events, instead of one transaction of about five round
+ * trips per e-mail. A batch goes when it is full or at the next turn of the
  * event loop when none is being written, so a lone send is not held back, and sends answered
  * while one batch is written go together in the next one. A batch that fails is recorded
  * send by send (recordSend), so one bad row loses no other. Bounces are recorded one by one.
@@ -82,45 +83,52 @@ const sentRow = ({ claim, now, outcomeUnknown }: AcceptedSend): SentRow => ({
   outcome_unknown: outcomeUnknown,
 });
 
-/** Copies recorded sends into their leads' unified-inbox threads, where there is one (COPY_SENDS_INTO_THREADS_SQL). */
-async function copyIntoThreads(tx: Tx, sends: Pick<AcceptedSend, 'claim' | 'now'>[]): Promise<void> {
-  await tx.$executeRawUnsafe(
-    COPY_SENDS_INTO_THREADS_SQL,
-    sends.map((s) => s.claim.workspaceId),
-    sends.map((s) => s.claim.leadId),
-    sends.map((s) => s.claim.sendId),
-    sends.map((s) => s.now.toISOString()),
-  );
+/** Copies sends recorded on their own into their leads' unified-inbox threads, where there is one (COPY_SENDS_INTO_THREADS_SQL). */
+async function copyIntoThreads(tx: Tx, sendIds: string[]): Promise<void> {
+  await tx.$queryRawUnsafe(COPY_SENDS_INTO_THREADS_SQL, sendIds);
 }
 
-/** Records a batch in one transaction, or, should that fail, each send on its own; settles every send's promise. */
+type RecordedRow = { id: string; inserted: boolean; lead_status: string | null; listened: boolean };
+
+/**
+ * Records a batch, or, should that fail, each send on its own; settles every send's promise.
+ * When no EMAIL_SENT webhook listened at the claim (ClaimedSend.emailSentWebhook) the batch is
+ * one statement outside a transaction (RECORD_SENTS_SQL with $2 true: one round trip instead of
+ * five); a webhook that started listening since writes nothing there, and the batch is recorded
+ * again in a transaction with its events, as a batch with a listener is at once.
+ */
 async function recordBatch(deps: ServiceDeps, batch: Waiting[]): Promise<void> {
-  let rows: Map<string, { inserted: boolean; lead_status: string | null }>;
+  let rows: Map<string, RecordedRow>;
+  const json = JSON.stringify(batch.map((p) => sentRow(p.item)));
   try {
-    rows = await deps.db.$transaction(async (tx) => {
-      const recorded = await tx.$queryRawUnsafe<{ id: string; inserted: boolean; lead_status: string | null }[]>(RECORD_SENTS_SQL, JSON.stringify(batch.map((p) => sentRow(p.item))));
-      const byId = new Map(recorded.map((r) => [r.id, r]));
-      const fresh = batch.map((p) => p.item).filter((s) => byId.get(s.claim.sendId)?.inserted);
-      if (!fresh.length) return byId;
-      // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows the send too.
-      await copyIntoThreads(tx, fresh);
-      await emitWebhookEvents({
-        tx,
-        event: 'EMAIL_SENT',
-        items: fresh.map((s) => ({ ...s, workspaceId: s.claim.workspaceId, campaignId: s.claim.campaignId })),
-        fields: async (subscribed) => {
-          const leads = await leadsForEvents({ tx, leadIds: subscribed.map((s) => s.claim.leadId) });
-          return subscribed.map(({ claim, now }) =>
-            emailSentFields({
-              lead: leads.get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail },
-              campaign: { id: claim.campaignId, name: claim.campaignName },
-              send: sendFields(claim, now),
-            }),
-          );
-        },
-      });
-      return byId;
-    });
+    let alone: RecordedRow[] | null = null;
+    if (!batch.some((p) => p.item.claim.emailSentWebhook)) {
+      const recorded = await deps.db.$queryRawUnsafe<RecordedRow[]>(RECORD_SENTS_SQL, json, true);
+      if (!recorded.some((r) => r.listened)) alone = recorded;
+    }
+    rows = alone
+      ? new Map(alone.map((r) => [r.id, r]))
+      : await deps.db.$transaction(async (tx) => {
+          const recorded = await tx.$queryRawUnsafe<RecordedRow[]>(RECORD_SENTS_SQL, json, false);
+          const byId = new Map(recorded.map((r) => [r.id, r]));
+          const fresh = batch.map((p) => p.item).filter((s) => byId.get(s.claim.sendId)?.inserted);
+          await emitWebhookEvents({
+            tx,
+            event: 'EMAIL_SENT',
+            items: fresh.map((s) => ({ ...s, workspaceId: s.claim.workspaceId, campaignId: s.claim.campaignId })),
+            fields: async (subscribed) => {
+              const leads = await leadsForEvents({ tx, leadIds: subscribed.map((s) => s.claim.leadId) });
+              return subscribed.map(({ claim, now }) =>
+                emailSentFields({
+                  lead: leads.get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail },
+                  campaign: { id: claim.campaignId, name: claim.campaignName },
+                  send: sendFields(claim, now),
+                }),
+              );
+            },
+          });
+          return byId;
+        });
   } catch (error) {
     deps.log.warn({ err: error, sends: batch.length }, 'recording a batch of sends failed; recording each on its own');
     await Promise.all(
@@ -179,7 +187,7 @@ export async function recordSend(options: {
     if (!bounce) {
       if (row?.inserted) {
         // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows this send too.
-        await copyIntoThreads(tx, [{ claim, now }]);
+        await copyIntoThreads(tx, [claim.sendId]);
         await emitWebhookEvent({
           tx,
           workspaceId: claim.workspaceId,

@@ -6,7 +6,7 @@ import { listUniboxThreads } from './unibox-threads.operations';
 import { composeEmail, forwardEmail, replyToEmail, saveDraft, sendEmail } from './unibox-send.operations';
 
 // A lead's thread, for the engine and reply ingestion (which thread their messages into it).
-export { COPY_CAMPAIGN_SENDS_SQL, COPY_SENDS_INTO_THREADS_SQL, LEAD_THREAD_SQL } from './unibox.queries';
+export { COPY_CAMPAIGN_SENDS_SQL, COPY_SENDS_INTO_THREADS_SQL, copySendsIntoThreadsCtes, LEAD_THREAD_SQL } from './unibox.queries';
 
 export const uniboxOperations = {
   campaignEmails: listCampaignEmails,

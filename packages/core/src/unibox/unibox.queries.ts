@@ -144,37 +144,58 @@ export const LEAD_THREAD_SQL = `
    LIMIT 1`;
 
 /**
- * The engine's sends into the conversations already in the unified inbox, in one statement for
- * a batch: each send whose lead (or parent-campaign lead) has a thread (the newest, as
- * LEAD_THREAD_SQL picks it) is copied into it as an OUT message, and the thread moves to the
- * send's time (the latest, when two sends meet one thread). Sends without a thread are left out.
- * $1 workspaces, $2 leads, $3 send ids, $4 send times (ISO text), pairwise.
+ * The engine's sends into the conversations already in the unified inbox, as CTEs of the
+ * caller's statement, for a batch: each send whose lead (or parent-campaign lead) has a thread
+ * (the newest, as LEAD_THREAD_SQL picks it) is copied into it as an OUT message, and the thread
+ * moves to the send's time (the latest, when two sends meet one thread). Sends without a thread
+ * are left out. `sends` names a relation of the statement with the sent_emails row's values (id,
+ * workspace_id, lead_id, email_account_id, campaign_id, message_id, subject, body, is_text,
+ * sent_at): the engine records a batch of sends and copies them in one statement
+ * (send-record.queries.ts), where a row inserted by the statement cannot be read back from
+ * sent_emails. Adds the CTEs thread_of, thread_copies and thread_times (data-modifying: they run
+ * whether the statement reads them or not).
  */
-export const COPY_SENDS_INTO_THREADS_SQL = prepared(`
-  WITH x AS (
-    SELECT x.lead_id, x.send_id, x.at::timestamptz AS at, t.id AS thread_id
-      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(workspace_id, lead_id, send_id, at)
+export function copySendsIntoThreadsCtes(sends: string): string {
+  return `
+  thread_of AS (
+    SELECT s.*, t.id AS thread_id FROM ${sends} s
      CROSS JOIN LATERAL (
        SELECT u.id FROM unibox_threads u
-        WHERE u.workspace_id = x.workspace_id
-          AND u.lead_id IN (SELECT x.lead_id UNION SELECT l.source_lead_id FROM leads l WHERE l.id = x.lead_id AND l.source_lead_id IS NOT NULL)
+        WHERE u.workspace_id = s.workspace_id
+          AND u.lead_id IN (SELECT s.lead_id UNION SELECT l.source_lead_id FROM leads l WHERE l.id = s.lead_id AND l.source_lead_id IS NOT NULL)
         ORDER BY u.last_message_at DESC, u.id DESC
         LIMIT 1
      ) t
   ),
-  copied AS (
+  thread_copies AS (
     INSERT INTO unibox_messages (id, workspace_id, thread_id, email_account_id, lead_id, campaign_id, sent_email_id, direction, folder,
                                  message_id, from_address, from_json, to_json, subject, text_body, html_body, is_unread, received_at, created_at)
-    SELECT s.id, s.workspace_id, x.thread_id, s.email_account_id, x.lead_id, s.campaign_id, s.id, 'OUT', 'INBOX', s.message_id,
+    SELECT s.id, s.workspace_id, s.thread_id, s.email_account_id, s.lead_id, s.campaign_id, s.id, 'OUT', 'INBOX', s.message_id,
            COALESCE(ea.email, ''), json_build_array(json_build_object('address', COALESCE(ea.email, ''), 'name', COALESCE(ea.first_name || ' ' || ea.last_name, '')))::jsonb,
            json_build_array(json_build_object('address', l.email, 'name', ''))::jsonb,
            s.subject, CASE WHEN s.is_text THEN s.body ELSE '' END, CASE WHEN s.is_text THEN '' ELSE s.body END, false, s.sent_at, s.sent_at
-      FROM x JOIN sent_emails s ON s.id = x.send_id JOIN leads l ON l.id = s.lead_id LEFT JOIN email_accounts ea ON ea.id = s.email_account_id
+      FROM thread_of s JOIN leads l ON l.id = s.lead_id LEFT JOIN email_accounts ea ON ea.id = s.email_account_id
     ON CONFLICT DO NOTHING
-  )
-  UPDATE unibox_threads u SET last_message_at = m.at
-    FROM (SELECT thread_id, max(at) AS at FROM x GROUP BY thread_id) m
-   WHERE u.id = m.thread_id`);
+    RETURNING 1
+  ),
+  thread_times AS (
+    UPDATE unibox_threads u SET last_message_at = m.at
+      FROM (SELECT thread_id, max(sent_at) AS at FROM thread_of GROUP BY thread_id) m
+     WHERE u.id = m.thread_id
+    RETURNING 1
+  )`;
+}
+
+/**
+ * copySendsIntoThreadsCtes for sends already recorded (one send recorded on its own: a bounce,
+ * or a batch that failed, send by send). $1 send ids.
+ */
+export const COPY_SENDS_INTO_THREADS_SQL = prepared(`
+  WITH recorded AS (
+    SELECT s.id, s.workspace_id, s.lead_id, s.email_account_id, s.campaign_id, s.message_id, s.subject, s.body, s.is_text, s.sent_at
+      FROM sent_emails s WHERE s.id = ANY($1::text[])
+  ),${copySendsIntoThreadsCtes('recorded')}
+  SELECT (SELECT count(*) FROM thread_copies)::int AS copied`);
 
 /**
  * Our campaign e-mails to a lead (and to its parent-campaign lead) copied into a thread as

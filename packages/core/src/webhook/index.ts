@@ -3,7 +3,7 @@ import { addWebhook, deleteWebhooks, listWebhooks, testWebhook } from './webhook
 
 // Emitting events, for the domains whose changes trigger webhooks (lead, replies, sending, unibox):
 // the outbox and the payload builders, so every event of a kind carries the same fields.
-export { emitWebhookEvent, emitWebhookEvents, type ReplyKind } from './webhook-outbox.service';
+export { emitWebhookEvent, emitWebhookEvents, webhookListensSql, type ReplyKind } from './webhook-outbox.service';
 export {
   type PayloadLead,
   type Sentiment,

@@ -4,6 +4,19 @@
 import { newId, prepared, type Tx } from '@outreach/db';
 import { ALL_CAMPAIGNS } from './webhook.rules';
 
+/**
+ * SQL: whether an ACTIVE webhook of the workspace subscribes to `event` and covers the campaign
+ * (`camp_ids` holds "ALL" or the campaign), the rule emitWebhookEvents applies, for a statement
+ * that must know beforehand whether an event would be queued (the sending engine records a batch
+ * of sends in one statement when no webhook listens: send-record.service.ts). Each argument is an
+ * SQL expression of the caller's statement; `event` a text literal or parameter.
+ */
+export function webhookListensSql(at: { workspaceId: string; campaignId: string; event: string }): string {
+  return `EXISTS (SELECT 1 FROM webhooks h
+                   WHERE h.workspace_id = ${at.workspaceId} AND h.status = 'ACTIVE' AND ${at.event} = ANY(h.event_types)
+                     AND ('${ALL_CAMPAIGNS}' = ANY(h.camp_ids) OR ${at.campaignId} = ANY(h.camp_ids)))`;
+}
+
 /** What kind of reply caused a reply event (webhooks may ignore out-of-office and automatic replies). */
 export type ReplyKind = 'reply' | 'out_of_office' | 'automatic_reply';
 
