@@ -60,9 +60,8 @@ export function labelOf(sql: string): string {
   if (/INSERT INTO sent_emails/.test(sql)) return 'RECORD_SENT_SQL';
   if (/webhooks h\b/.test(sql)) return 'webhook subscribers';
   if (/FROM unibox_threads/.test(sql)) return 'unibox thread of the lead';
-  if (/SET status = 'COMPLETED'/.test(sql)) return 'COMPLETE_CAMPAIGNS_SQL';
+  if (/WITH done AS/.test(sql)) return 'FINISH_TICK_SQL';
   if (/SET pending_data_at = \$4/.test(sql)) return 'MARK_DATA_SQL';
-  if (/UPDATE campaigns SET last_lead_sent_at/.test(sql)) return 'MARK_CAMPAIGNS_SENT_SQL';
   return sql.replace('/* prepared */', '').trim().split(/\s+/).slice(0, 6).join(' ');
 }
 
@@ -708,7 +707,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
     );
     say(
       `  a tick (${PER_TICK} sends), p50: ${fmt(median(tickStats.tick))} ms = claim ${fmt(median(tickStats.claim))} ms + deliver and record ${fmt(median(tickStats.deliver))} ms ` +
-        `(of which after the last SMTP answer ${fmt(median(tickStats.after))} ms: its record, completeFinishedCampaigns)`,
+        `(of which after the last SMTP answer ${fmt(median(tickStats.after))} ms: its record, FINISH_TICK_SQL)`,
     );
 
     // Where a tick's time goes: one more round (not counted) with the database client instrumented.

@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../shared/context';
 import { createMailSender } from '../shared/mail-sender';
 import { dayBounds, localDay } from './schedule.rules';
 import { LOCK_CAMPAIGNS_SQL } from './scheduler.queries';
-import { CLAIM_LEASE_MS, claimDueSends, runSchedulerTick } from './scheduler.service';
+import { CLAIM_LEASE_MS, claimDueSends, completeFinishedCampaigns, runSchedulerTick } from './scheduler.service';
 import { startSendingWorker } from './worker.service';
 import { recordOpen, unsubscribeByToken } from '../tracking/index';
 
@@ -157,6 +157,40 @@ describe('a small campaign over simulated days', () => {
     // The campaign list's last_lead_sent is the last send.
     expect(done.lastLeadSentAt).toEqual(sends[sends.length - 1]!.sentAt);
   }, 120_000);
+});
+
+describe('the end of a tick', () => {
+  it('sets the last send of the campaigns it sent from, never back, and completes finished ACTIVE campaigns only', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const box = await t.mailbox('alice@sender.test');
+    const steps: TestStep[] = [{ variations: [{ label: 'A', subject: 'Hi', body: '<p>Hi</p>' }] }];
+    const make = async (lead: 'due' | 'finished') => {
+      const c = await t.campaign({ mailboxes: [box], steps });
+      const id = await t.lead(c.id, `${lead}-${c.id}@lead.test`);
+      if (lead === 'finished') await db.prisma.lead.update({ where: { id }, data: { status: 'COMPLETED', isCompleted: true, nextSendAt: null } });
+      return c.id;
+    };
+    const [sending, later, finished, finishedSent, paused] = [await make('due'), await make('due'), await make('finished'), await make('finished'), await make('finished')];
+    await db.prisma.campaign.update({ where: { id: paused }, data: { status: 'PAUSED' } });
+    const now = new Date('2026-11-23T09:30:00Z');
+    await db.prisma.campaign.update({ where: { id: later }, data: { lastLeadSentAt: new Date('2026-11-23T09:45:00Z') } });
+
+    const completed = await completeFinishedCampaigns({ deps: t.deps, now, workspaceIds: [t.ws], sentFrom: [sending, later, finishedSent] });
+    expect(completed.sort()).toEqual([finished, finishedSent].sort());
+    const rows = new Map((await db.prisma.campaign.findMany({ where: { workspaceId: t.ws } })).map((c) => [c.id, c]));
+    expect([sending, later, finished, finishedSent, paused].map((id) => [rows.get(id)!.status, rows.get(id)!.lastLeadSentAt?.toISOString() ?? null])).toEqual([
+      ['ACTIVE', now.toISOString()],
+      // A later tick's send time stays.
+      ['ACTIVE', '2026-11-23T09:45:00.000Z'],
+      ['COMPLETED', null],
+      // Both in one statement.
+      ['COMPLETED', now.toISOString()],
+      ['PAUSED', null],
+    ]);
+    expect(rows.get(finished)!.updatedAt).toEqual(now);
+    // Nothing left to do: a second call changes nothing.
+    expect(await completeFinishedCampaigns({ deps: t.deps, now, workspaceIds: [t.ws], sentFrom: [sending] })).toEqual([]);
+  });
 });
 
 describe('limits across campaigns and stops at send time', () => {

@@ -263,26 +263,37 @@ export const RECORD_SENT_SQL = prepared(`
          (SELECT count(*) FROM um)::int AS touched`);
 
 /**
- * The campaigns' last send time, once per tick for all its sends: written per send, the
- * parallel sends of one campaign would queue on its row.
- * $1 campaign ids, $2 the send time.
+ * The end of a tick, in one statement: the campaigns it sent from take its time as their last
+ * send (written once per tick for all its sends: written per send, the parallel sends of one
+ * campaign would queue on its row; never moved back), and ACTIVE campaigns with nothing left to
+ * send become COMPLETED: a parent campaign once it has leads and none is unfinished; a
+ * subsequence also only once its parent is done (until then new leads may still be enrolled into
+ * it). One UPDATE for both (a statement changes a row once), of the rows it changes, found by key.
+ * Returns the campaigns it touched, `completed` for those it completed.
+ * $1 workspace ids or null (all), $2 now (the send time), $3 the campaigns the tick sent from.
  */
-export const MARK_CAMPAIGNS_SENT_SQL = prepared(`
-  UPDATE campaigns SET last_lead_sent_at = $2::timestamptz
-   WHERE id = ANY($1::text[]) AND (last_lead_sent_at IS NULL OR last_lead_sent_at < $2::timestamptz)`);
-
-/**
- * ACTIVE campaigns with nothing left to send become COMPLETED: a parent campaign once it
- * has leads and none is unfinished; a subsequence also only once its parent is done
- * (until then new leads may still be enrolled into it). $1 workspace ids or null (all), $2 now.
- */
-export const COMPLETE_CAMPAIGNS_SQL = prepared(`
-  UPDATE campaigns c SET status = 'COMPLETED', updated_at = $2::timestamptz
-   WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.workspace_id = ANY($1::text[]))
-     AND EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id)
-     AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id AND l.next_send_at IS NOT NULL)
-     AND (c.type = 'parent' OR EXISTS (SELECT 1 FROM campaigns p WHERE p.id = c.parent_id AND p.status IN ('COMPLETED', 'ARCHIVED')))
-  RETURNING c.id, c.name`);
+export const FINISH_TICK_SQL = prepared(`
+  WITH done AS (
+    SELECT c.id FROM campaigns c
+     WHERE c.status = 'ACTIVE' AND ($1::text[] IS NULL OR c.workspace_id = ANY($1::text[]))
+       AND EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id)
+       AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.campaign_id = c.id AND l.next_send_at IS NOT NULL)
+       AND (c.type = 'parent' OR EXISTS (SELECT 1 FROM campaigns p WHERE p.id = c.parent_id AND p.status IN ('COMPLETED', 'ARCHIVED')))
+  ),
+  t AS (
+    SELECT id, bool_or(done) AS done, bool_or(NOT done) AS sent
+      FROM (SELECT id, true AS done FROM done UNION ALL SELECT unnest($3::text[]), false) x
+     GROUP BY id
+  )
+  UPDATE campaigns c
+     SET last_lead_sent_at = CASE WHEN t.sent AND (c.last_lead_sent_at IS NULL OR c.last_lead_sent_at < $2::timestamptz)
+                                  THEN $2::timestamptz ELSE c.last_lead_sent_at END,
+         status = CASE WHEN t.done AND c.status = 'ACTIVE' THEN 'COMPLETED' ELSE c.status END,
+         updated_at = CASE WHEN t.done AND c.status = 'ACTIVE' THEN $2::timestamptz ELSE c.updated_at END
+    FROM t
+   WHERE c.id = t.id
+     AND ((t.done AND c.status = 'ACTIVE') OR (t.sent AND (c.last_lead_sent_at IS NULL OR c.last_lead_sent_at < $2::timestamptz)))
+  RETURNING c.id, c.name, (t.done AND c.status = 'COMPLETED') AS completed`);
 
 // --- the rows those statements return ----------------------------------------------------
 

@@ -34,11 +34,10 @@ import {
   CAMPAIGN_MAILBOXES_SQL,
   CAMPAIGN_STATE_SQL,
   CLAIM_MAILBOXES_SQL,
-  COMPLETE_CAMPAIGNS_SQL,
   DUE_LEADS_SQL,
+  FINISH_TICK_SQL,
   LOCK_CAMPAIGNS_SQL,
   LOCK_MAILBOXES_SQL,
-  MARK_CAMPAIGNS_SENT_SQL,
   THREAD_HISTORY_SQL,
 } from './scheduler.queries';
 import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
@@ -438,8 +437,7 @@ async function deliverTick(options: { deps: ServiceDeps; now: Date; claim: Claim
     ),
   );
   const sentFrom = [...new Set(claim.claims.filter((_, i) => results[i] === 'sent' || results[i] === 'unconfirmed' || results[i] === 'bounced').map((c) => c.campaignId))];
-  if (sentFrom.length) await deps.db.$executeRawUnsafe(MARK_CAMPAIGNS_SENT_SQL, sentFrom, now.toISOString());
-  const completed = await completeFinishedCampaigns({ deps, now, workspaceIds: options.workspaceIds });
+  const completed = await completeFinishedCampaigns({ deps, now, workspaceIds: options.workspaceIds, sentFrom });
   return {
     claimed: claim.claims.length,
     sent: results.filter((r) => r === 'sent').length,
@@ -453,13 +451,18 @@ async function deliverTick(options: { deps: ServiceDeps; now: Date; claim: Claim
   };
 }
 
-/** Moves ACTIVE campaigns with no unfinished lead to COMPLETED; their ids. */
-export async function completeFinishedCampaigns(options: { deps: ServiceDeps; now: Date; workspaceIds?: string[] }): Promise<string[]> {
-  const rows = await options.deps.db.$queryRawUnsafe<{ id: string; name: string }[]>(
-    COMPLETE_CAMPAIGNS_SQL,
+/**
+ * Moves ACTIVE campaigns with no unfinished lead to COMPLETED; their ids. `sentFrom`: the
+ * campaigns a tick sent from, whose last send time becomes `now` in the same statement.
+ */
+export async function completeFinishedCampaigns(options: { deps: ServiceDeps; now: Date; workspaceIds?: string[]; sentFrom?: string[] }): Promise<string[]> {
+  const rows = await options.deps.db.$queryRawUnsafe<{ id: string; name: string; completed: boolean }[]>(
+    FINISH_TICK_SQL,
     options.workspaceIds ?? null,
     options.now.toISOString(),
+    options.sentFrom ?? [],
   );
-  for (const row of rows) options.deps.log.info({ campaignId: row.id, name: row.name }, 'campaign completed: every lead is finished');
-  return rows.map((r) => r.id);
+  const completed = rows.filter((row) => row.completed);
+  for (const row of completed) options.deps.log.info({ campaignId: row.id, name: row.name }, 'campaign completed: every lead is finished');
+  return completed.map((r) => r.id);
 }
