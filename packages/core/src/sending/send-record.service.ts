@@ -11,7 +11,7 @@
  * while one batch is written go together in the next one. A batch that fails is recorded
  * send by send (recordSend), so one bad row loses no other. Bounces are recorded one by one.
  */
-import { newId, type Tx } from '@outreach/db';
+import { newId } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import { createBatcher, type Pending } from '../shared/batcher';
 import { observerOf } from '../shared/observer';
@@ -82,11 +82,6 @@ const sentRow = ({ claim, now, outcomeUnknown }: AcceptedSend): SentRow => ({
   next_due_at: claim.nextDueAt?.toISOString() ?? null,
   outcome_unknown: outcomeUnknown,
 });
-
-/** Copies sends recorded on their own into their leads' unified-inbox threads, where there is one (COPY_SENDS_INTO_THREADS_SQL). */
-async function copyIntoThreads(tx: Tx, sendIds: string[]): Promise<void> {
-  await tx.$queryRawUnsafe(COPY_SENDS_INTO_THREADS_SQL, sendIds);
-}
 
 type RecordedRow = { id: string; inserted: boolean; lead_status: string | null; listened: boolean };
 
@@ -187,7 +182,7 @@ export async function recordSend(options: {
     if (!bounce) {
       if (row?.inserted) {
         // A conversation already in the unified inbox (the lead, or its parent-campaign lead, wrote back) shows this send too.
-        await copyIntoThreads(tx, [claim.sendId]);
+        await tx.$queryRawUnsafe(COPY_SENDS_INTO_THREADS_SQL, [claim.sendId]);
         await emitWebhookEvent({
           tx,
           workspaceId: claim.workspaceId,

@@ -5,16 +5,24 @@ import { newId, prepared, type Tx } from '@outreach/db';
 import { ALL_CAMPAIGNS } from './webhook.rules';
 
 /**
- * SQL: whether an ACTIVE webhook of the workspace subscribes to `event` and covers the campaign
- * (`camp_ids` holds "ALL" or the campaign), the rule emitWebhookEvents applies, for a statement
- * that must know beforehand whether an event would be queued (the sending engine records a batch
- * of sends in one statement when no webhook listens: send-record.service.ts). Each argument is an
- * SQL expression of the caller's statement; `event` a text literal or parameter.
+ * SQL: whether webhook `hook` (a row of webhooks in the caller's statement) takes `event` for a
+ * campaign: it is ACTIVE, subscribes to the event, and covers the campaign (`camp_ids` holds
+ * "ALL" or the campaign; an event without a campaign, such as SYSTEM_ALERT, reaches every
+ * subscriber). Each argument is an SQL expression of the caller's statement.
+ */
+function subscribesSql(at: { hook: string; event: string; campaignId: string }): string {
+  return `${at.hook}.status = 'ACTIVE' AND ${at.event} = ANY(${at.hook}.event_types)
+          AND (${at.campaignId} IS NULL OR '${ALL_CAMPAIGNS}' = ANY(${at.hook}.camp_ids) OR ${at.campaignId} = ANY(${at.hook}.camp_ids))`;
+}
+
+/**
+ * SQL: whether a webhook of the workspace takes `event` for the campaign (subscribesSql, the rule
+ * emitWebhookEvents applies), for a statement that must know beforehand whether an event would be
+ * queued (the sending engine records a batch of sends in one statement when no webhook listens:
+ * send-record.service.ts). Each argument is an SQL expression of the caller's statement.
  */
 export function webhookListensSql(at: { workspaceId: string; campaignId: string; event: string }): string {
-  return `EXISTS (SELECT 1 FROM webhooks h
-                   WHERE h.workspace_id = ${at.workspaceId} AND h.status = 'ACTIVE' AND ${at.event} = ANY(h.event_types)
-                     AND ('${ALL_CAMPAIGNS}' = ANY(h.camp_ids) OR ${at.campaignId} = ANY(h.camp_ids)))`;
+  return `EXISTS (SELECT 1 FROM webhooks h WHERE h.workspace_id = ${at.workspaceId} AND ${subscribesSql({ hook: 'h', event: at.event, campaignId: at.campaignId })})`;
 }
 
 /** What kind of reply caused a reply event (webhooks may ignore out-of-office and automatic replies). */
@@ -66,7 +74,7 @@ export async function emitWebhookEvents<T extends { workspaceId: string; campaig
 }): Promise<number> {
   const { tx, event, items } = options;
   if (!items.length) return 0;
-  // $5 is NULL for events that are not replies, and `NULL = 'out_of_office'` is NULL, whose
+  // $4 is NULL for events that are not replies, and `NULL = 'out_of_office'` is NULL, whose
   // NOT is NULL too: IS NOT DISTINCT FROM keeps such events for the webhooks that ignore
   // out-of-office or automatic replies.
   // A failing webhook's pending deliveries wait for the retry time of its last failure (the
@@ -81,15 +89,13 @@ export async function emitWebhookEvents<T extends { workspaceId: string; campaig
        FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS i(workspace_id, campaign_id, n)
        JOIN webhooks h ON h.workspace_id = i.workspace_id
        JOIN workspaces w ON w.id = h.workspace_id
-      WHERE h.status = 'ACTIVE' AND $3 = ANY(h.event_types)
-        AND (i.campaign_id IS NULL OR $4 = ANY(h.camp_ids) OR i.campaign_id = ANY(h.camp_ids))
-        AND NOT ($5::text IS NOT DISTINCT FROM 'out_of_office' AND h.ignore_ooo)
-        AND NOT ($5::text IS NOT DISTINCT FROM 'automatic_reply' AND h.ignore_automatic)
+      WHERE ${subscribesSql({ hook: 'h', event: '$3', campaignId: 'i.campaign_id' })}
+        AND NOT ($4::text IS NOT DISTINCT FROM 'out_of_office' AND h.ignore_ooo)
+        AND NOT ($4::text IS NOT DISTINCT FROM 'automatic_reply' AND h.ignore_automatic)
       ORDER BY i.n`),
     items.map((i) => i.workspaceId),
     items.map((i) => i.campaignId),
     event,
-    ALL_CAMPAIGNS,
     options.replyKind ?? null,
   );
   if (!hooks.length) return 0;
