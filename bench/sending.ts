@@ -62,7 +62,7 @@ export function labelOf(sql: string): string {
   if (/FROM unibox_threads/.test(sql)) return 'unibox thread of the lead';
   if (/WITH done AS/.test(sql)) return 'FINISH_TICK_SQL';
   if (/SET pending_data_at = \$4/.test(sql)) return 'MARK_DATA_SQL';
-  return sql.replace('/* prepared */', '').trim().split(/\s+/).slice(0, 6).join(' ');
+  return sql.replace(/^\/\* prepared(, json)? \*\//, '').trim().split(/\s+/).slice(0, 6).join(' ');
 }
 
 /**

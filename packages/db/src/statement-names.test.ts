@@ -40,6 +40,19 @@ describe('statement names', () => {
     expect(name({ sql, args: [['c'], 42, null] })).toBe(short);
   });
 
+  it('names a statement whose texts are JSON documents whatever their length; a long list still leaves it unnamed', () => {
+    const name = createStatementNamer({ after: 1 });
+    const sql = prepared('SELECT * FROM json_to_recordset($1::json) AS x(id text)', { jsonArgs: true });
+    const rows = JSON.stringify(Array.from({ length: 1_000 }, (_, i) => ({ id: `id${i}` })));
+    expect(rows.length).toBeGreaterThan(MAX_TEXT_ARG);
+    const named = name({ sql, args: [rows] });
+    expect(named).toMatch(/^s_/);
+    expect(name({ sql, args: ['[]'] })).toBe(named);
+    expect(name({ sql, args: [rows, Array.from({ length: MAX_LIST_ARG + 1 }, (_, i) => `id${i}`)] })).toBeUndefined();
+    // The same text without the mark is another statement, and a long text keeps it unnamed.
+    expect(name({ sql: prepared('SELECT * FROM json_to_recordset($1::json) AS x(id text)'), args: [rows] })).toBeUndefined();
+  });
+
   it('reads pgbouncer=true in a connection URL, as Prisma does', () => {
     expect(behindPgBouncer('postgres://u:p@db:6432/outreach?pgbouncer=true')).toBe(true);
     expect(behindPgBouncer('postgres://u:p@db:5432/outreach?sslmode=require')).toBe(false);

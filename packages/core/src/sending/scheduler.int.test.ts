@@ -7,7 +7,9 @@ import { createSendingFixture, startSmtpServer, testDatabase, usingPostgres, typ
 import type { ServiceDeps } from '../shared/context';
 import { createMailSender } from '../shared/mail-sender';
 import { dayBounds, localDay } from './schedule.rules';
-import { LOCK_CAMPAIGNS_SQL } from './scheduler.queries';
+import { LOCK_CAMPAIGNS_SQL, LOCK_MAILBOXES_SQL } from './scheduler.queries';
+import type { ClaimedSend } from './send-decision.rules';
+import { RECORD_SENTS_SQL, type SentRow } from './send-record.queries';
 import { CLAIM_LEASE_MS, claimDueSends, completeFinishedCampaigns, runSchedulerTick } from './scheduler.service';
 import { startSendingWorker } from './worker.service';
 import { recordOpen, unsubscribeByToken } from '../tracking/index';
@@ -335,6 +337,84 @@ describe('workers racing and crashing', () => {
       await claim;
     }
     expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(1);
+  }, 60_000);
+
+  // PostgreSQL only: PGlite runs one transaction at a time.
+  it.runIf(usingPostgres())('a claim holding a mailbox keeps other claims out, not the recording of its sends; a send being recorded does not hide its mailbox from a claim', async () => {
+    const t = await setup({ start: '2026-11-23T09:00:00Z' });
+    const alice = await t.mailbox('alice@sender.test');
+    const c = await t.campaign({ mailboxes: [alice], steps: [{ variations: [{ label: 'A', subject: 'Hi', body: '<p>Hi</p>' }] }] });
+    const claimOne = async (email: string) => {
+      await t.lead(c.id, email);
+      const { claims } = await claimDueSends({ deps: t.deps, now: t.clock.now(), maxSends: 10, workspaceIds: [t.ws] });
+      expect(claims).toHaveLength(1);
+      return claims[0]!;
+    };
+    /** The batch statement recording a claim's send, as the sending worker writes it. */
+    const record = async (tx: Pick<Database['prisma'], '$queryRawUnsafe'>, claim: ClaimedSend) => {
+      const row: SentRow = {
+        id: claim.sendId, organization_id: claim.organizationId, workspace_id: claim.workspaceId, campaign_id: claim.campaignId, parent_campaign_id: null,
+        lead_id: claim.leadId, email_account_id: claim.mailbox.id, step: claim.step, variation_id: claim.variationId, variation_label: claim.variationLabel,
+        message_id: claim.message.messageId, subject: claim.message.subject, body: claim.message.html ?? claim.message.text, is_text: false,
+        sent_at: t.clock.now().toISOString(), next_due_at: null, outcome_unknown: false,
+      };
+      const rows = await tx.$queryRawUnsafe<{ inserted: boolean; lead_status: string | null }[]>(RECORD_SENTS_SQL, JSON.stringify([row]), false);
+      return rows.map((r) => [r.inserted, r.lead_status]);
+    };
+    // Another worker's claim of the mailbox (its gap long over by then).
+    const lockMailbox = (tx: Pick<Database['prisma'], '$queryRawUnsafe'>) =>
+      tx.$queryRawUnsafe<{ id: string }[]>(LOCK_MAILBOXES_SQL, [alice], [t.clock.now().toISOString()], new Date(t.clock.now().getTime() + 86_400_000).toISOString());
+
+    // A send being recorded (its transaction still open): a claim still gets its mailbox, without waiting.
+    const first = await claimOne('first@mailbox.test');
+    const recorded = gate();
+    const finish = gate();
+    const recording = db.prisma.$transaction(async (tx) => {
+      try {
+        return await record(tx, first);
+      } finally {
+        recorded.resolve();
+        await finish.promise;
+      }
+    });
+    await recorded.promise;
+    try {
+      const locked = await db.prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '2s'`);
+        return lockMailbox(tx);
+      });
+      expect(locked.map((m) => m.id)).toEqual([alice]);
+    } finally {
+      finish.resolve();
+    }
+    expect(await recording).toEqual([[true, 'COMPLETED']]);
+
+    // A claim holding the mailbox: the send claimed before it is recorded without waiting for
+    // its commit, and another claim skips the mailbox.
+    t.clock.advance(10 * MINUTE);
+    const second = await claimOne('second@mailbox.test');
+    const held = gate();
+    const done = gate();
+    const claim = db.prisma.$transaction(async (tx) => {
+      try {
+        return await lockMailbox(tx);
+      } finally {
+        held.resolve();
+        await done.promise;
+      }
+    });
+    await held.promise;
+    try {
+      const others = await db.prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '2s'`);
+        return { recorded: await record(tx, second), locked: await lockMailbox(tx) };
+      });
+      expect(others).toEqual({ recorded: [[true, 'COMPLETED']], locked: [] });
+    } finally {
+      done.resolve();
+    }
+    expect((await claim).map((m) => m.id)).toEqual([alice]);
+    expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(2);
   }, 60_000);
 
   it('a send interrupted by a crash before it reached the server is retried after the lease with the same Message-ID', async () => {

@@ -118,6 +118,10 @@ export const LOCK_CAMPAIGNS_SQL = prepared(`
  * mailboxes a claim holds), and counts each one's sends today (its workspace's day): campaign
  * and warmup sends (mailbox_day_counts), unibox sends (on its row, which the unibox updates under
  * the same lock) and claims not yet recorded, in one statement (see LOCK_CAMPAIGNS_SQL).
+ * FOR NO KEY UPDATE, as for campaigns: claims (and the unibox, and the mailbox automation
+ * rules, which lock the row FOR UPDATE) still exclude each other, but the sends being recorded
+ * from a held mailbox (their foreign key takes FOR KEY SHARE) neither wait for the claim's
+ * commit nor make a claim skip the mailbox while they are written.
  * $1 mailbox ids, $2 their day starts, $3 now.
  */
 export const LOCK_MAILBOXES_SQL = prepared(`
@@ -125,7 +129,7 @@ export const LOCK_MAILBOXES_SQL = prepared(`
     SELECT ${SENDER_COLUMNS}, unibox_day_start, unibox_sent_today FROM email_accounts
      WHERE id = ANY($1::text[]) AND status = 'ACTIVE' AND daily_limit > 0
        AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $3::timestamptz)
-     ORDER BY id FOR UPDATE SKIP LOCKED
+     ORDER BY id FOR NO KEY UPDATE SKIP LOCKED
   ),
   md AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),
   inflight AS (SELECT email_account_id FROM leads WHERE claimed_at IS NOT NULL)
@@ -172,7 +176,8 @@ export const THREAD_HISTORY_SQL = prepared(`
  * mailbox gaps, variation counts, lead events. $5 now. A lead's DATA mark
  * (pending_data_at) belongs to its pending send and goes with it (a stop drops the send).
  */
-export const APPLY_CLAIM_SQL = prepared(`
+export const APPLY_CLAIM_SQL = prepared(
+  `
   WITH x AS (
     SELECT * FROM json_to_recordset($1::json) AS x(
       id text, next_send_at timestamptz, claimed_at timestamptz, email_account_id text, pending_send_id text,
@@ -205,7 +210,9 @@ export const APPLY_CLAIM_SQL = prepared(`
     RETURNING 1
   )
   SELECT (SELECT count(*) FROM ul)::int AS leads, (SELECT count(*) FROM um)::int AS mailboxes,
-         (SELECT count(*) FROM uv)::int AS variations, (SELECT count(*) FROM ev)::int AS events`);
+         (SELECT count(*) FROM uv)::int AS variations, (SELECT count(*) FROM ev)::int AS events`,
+  { jsonArgs: true },
+);
 
 /**
  * The DATA mark: written after the SMTP server accepted DATA, while the body goes out, and
@@ -257,10 +264,8 @@ export const RECORD_SENT_SQL = prepared(`
            updated_at = $15::timestamptz
      WHERE id = $6 AND pending_send_id = $1
     RETURNING status::text AS status
-  ),
-  um AS (UPDATE email_accounts SET last_sent_at = $15::timestamptz WHERE id = $7 RETURNING 1)
-  SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT status FROM ul) AS lead_status,
-         (SELECT count(*) FROM um)::int AS touched`);
+  )
+  SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT status FROM ul) AS lead_status`);
 
 /**
  * The end of a tick, in one statement: the campaigns it sent from take its time as their last

@@ -29,10 +29,10 @@ export interface SentRow {
 /**
  * RECORD_SENT_SQL (scheduler.queries.ts) without a bounce, for many sends in one statement:
  * each send recorded (idempotent on its Message-ID) and its lead moved on, only where the lead
- * still holds that send (pending_send_id; a lead stopped meanwhile keeps its stop), each
- * mailbox's last send time set, and each new send copied into its lead's unified-inbox thread
- * where there is one (copySendsIntoThreadsCtes). One row back per send: whether its sent_emails
- * row is new and the lead's status if this send still held it (null: the claim was lost).
+ * still holds that send (pending_send_id; a lead stopped meanwhile keeps its stop), and each
+ * new send copied into its lead's unified-inbox thread where there is one
+ * (copySendsIntoThreadsCtes). One row back per send: whether its sent_emails row is new and the
+ * lead's status if this send still held it (null: the claim was lost).
  *
  * With $2 true the statement is a whole recording on its own, run outside a transaction: it
  * writes nothing, and answers `listened` true on every row, when an ACTIVE webhook subscribes
@@ -40,12 +40,15 @@ export interface SentRow {
  * send, which the caller then opens: send-record.service.ts). With $2 false it records whatever
  * listens, inside the caller's transaction.
  *
- * A data-modifying WITH runs whether or not the final SELECT reads it (um, the thread copies).
+ * A data-modifying WITH runs whether or not the final SELECT reads it (the thread copies). The
+ * mailbox rows are not written (their foreign keys only take FOR KEY SHARE): a recording neither
+ * waits for a claim holding its mailboxes nor makes one skip them (LOCK_MAILBOXES_SQL).
  * The rows go in by campaign and mailbox (the day counts' statement trigger takes its count rows
  * in key order too), so two batches recording at once cannot wait on each other in a cycle.
  * $1 a JSON array of SentRow, at most one per lead; $2 record nothing when a webhook listens.
  */
-export const RECORD_SENTS_SQL = prepared(`
+export const RECORD_SENTS_SQL = prepared(
+  `
   WITH x AS (
     SELECT * FROM json_to_recordset($1::json) AS x(
       id text, organization_id text, workspace_id text, campaign_id text, parent_campaign_id text, lead_id text,
@@ -84,12 +87,8 @@ export const RECORD_SENTS_SQL = prepared(`
       FROM go x WHERE l.id = x.lead_id AND l.pending_send_id = x.id
     RETURNING l.id, l.status::text AS status
   ),
-  um AS (
-    UPDATE email_accounts e SET last_sent_at = m.at
-      FROM (SELECT email_account_id, max(sent_at) AS at FROM go GROUP BY email_account_id) m
-     WHERE e.id = m.email_account_id
-    RETURNING 1
-  ),
   fresh AS (SELECT go.* FROM go JOIN ins ON ins.id = go.id),${copySendsIntoThreadsCtes('fresh')}
   SELECT x.id, (ins.id IS NOT NULL) AS inserted, ul.status AS lead_status, (SELECT yes FROM listened) AS listened
-    FROM x LEFT JOIN ins ON ins.id = x.id LEFT JOIN ul ON ul.id = x.lead_id`);
+    FROM x LEFT JOIN ins ON ins.id = x.id LEFT JOIN ul ON ul.id = x.lead_id`,
+  { jsonArgs: true },
+);
