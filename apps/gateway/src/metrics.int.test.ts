@@ -10,6 +10,7 @@ import { newId } from '@outreach/db';
 import { ingestMessage, startSendingWorker } from '@outreach/core';
 import { createTestCampaign, startSmtpServer, usingPostgres, type SmtpTestServer } from '@outreach/core/testing';
 import { compiledEntry } from './testing/compiled';
+import { openAllDay } from './testing/schedule';
 import { useTestServer } from './testing/suite';
 import type { TestServer } from './testing/test-server';
 
@@ -129,8 +130,7 @@ describe('the workers’ counters and the queues', () => {
       },
     });
     const campaign = await createTestCampaign({ db: server.db.prisma, ...base, status: 'ACTIVE', steps: [{ variations: [{ label: 'A', subject: 'Hello {{first_name}}', body: '<p>Quick question.</p>' }] }] });
-    const allWeek = Object.fromEntries(['1', '2', '3', '4', '5', '6', '7'].map((d) => [d, true]));
-    await server.db.prisma.campaign.update({ where: { id: campaign.id }, data: { schedule: { days: allWeek, timezone: 'UTC', timing: { from: '00:00', to: '23:59' } }, dailyLimit: 100 } });
+    await server.db.prisma.campaign.update({ where: { id: campaign.id }, data: { schedule: openAllDay(), dailyLimit: 100 } });
     await server.db.prisma.campaignEmailAccount.create({ data: { campaignId: campaign.id, emailAccountId: mailboxId } });
     const hook = await server.rest('POST', '/hook/add', { key: org.apiKey, body: { workspace_id: org.workspaceId, url: 'http://127.0.0.1:9/in', camp_ids: ['ALL'], event_types: ['EMAIL_SENT'] } });
     expect(hook.status).toBe(200);

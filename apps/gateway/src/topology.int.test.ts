@@ -25,6 +25,7 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imapServerUnavailable, startImapServer, type ImapTestServer } from '@outreach/core/testing';
 import { compiledEntry } from './testing/compiled';
+import { openAllDay } from './testing/schedule';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const MAILBOXES = 10;
@@ -478,17 +479,12 @@ describe.skipIf(skipReason !== null)(`the production topology: PostgreSQL, one A
     expect(added.added).toHaveLength(MAILBOXES);
 
     const campaignId = (await call('POST', '/campaign/add/campaign', { camp_name: 'Topology' })).id as string;
-    // Open all day in a zone where the day is not about to end.
-    const zone = ['UTC', 'Asia/Tokyo', 'America/New_York'].find((tz) => {
-      const hour = Number(new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
-      return hour >= 1 && hour <= 21;
-    })!;
     await call('PATCH', '/campaign/update/campaign', {
       campaign_id: campaignId,
       sequences: [{ step: 1, wait_time: 0, variations: [{ variation: 'A', subject: 'Hello {{first_name}}', body: '<p>Hi {{first_name}}, one message only.</p>' }] }],
       email_accounts: [...users.keys()],
       daily_limit: 1000,
-      schedules: { days: { '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true }, timezone: zone, timing: { from: '00:00', to: '23:59' } },
+      schedules: openAllDay(),
     });
     const uploaded = await call('POST', '/lead/add', { campaign_id: campaignId, leads: leads.map((email, i) => ({ email, first_name: `Lead${i}` })) });
     expect(uploaded.leads_uploaded).toBe(LEADS);

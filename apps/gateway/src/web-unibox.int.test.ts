@@ -9,6 +9,7 @@ import { ImapFlow } from 'imapflow';
 import { newId } from '@outreach/db';
 import { runSchedulerTick, syncMailbox } from '@outreach/core';
 import { createTestCampaign, imapServerUnavailable, startImapServer, startSmtpServer, type ImapTestServer, type SmtpTestServer } from '@outreach/core/testing';
+import { openAllDay } from './testing/schedule';
 import { useTestServer } from './testing/suite';
 import { signUpOwner } from './testing/web-owner';
 import { browserUnavailable, launchBrowser, openPage, screenshot, seriousViolations, VIEWPORTS } from './testing/browser';
@@ -86,8 +87,7 @@ describe.skipIf(unavailable)('the unibox in a browser', () => {
       },
     });
     const campaign = await createTestCampaign({ db: s.db.prisma, ...base, name: 'Launch week', status: 'ACTIVE', steps: [{ variations: [{ label: 'A', subject: 'Hello {{first_name}}', body: '<p>Quick question.</p>' }] }] });
-    const allWeek = Object.fromEntries(['1', '2', '3', '4', '5', '6', '7'].map((d) => [d, true]));
-    await s.db.prisma.campaign.update({ where: { id: campaign.id }, data: { schedule: { days: allWeek, timezone: 'UTC', timing: { from: '00:00', to: '23:59' } }, dailyLimit: 100 } });
+    await s.db.prisma.campaign.update({ where: { id: campaign.id }, data: { schedule: openAllDay(), dailyLimit: 100 } });
     await s.db.prisma.campaignEmailAccount.create({ data: { campaignId: campaign.id, emailAccountId: mailboxId } });
     const leadId = newId();
     await s.db.prisma.lead.create({ data: { id: leadId, ...base, campaignId: campaign.id, email: LEAD, emailNormalized: LEAD, firstName: 'Grace', nextSendAt: new Date(Date.now() - 60_000) } });
