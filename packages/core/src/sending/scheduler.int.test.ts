@@ -2,7 +2,7 @@
 // database, with an injected clock that runs campaigns over simulated days.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { newId, type Database } from '@outreach/db';
+import { newId, type Database, type Tx } from '@outreach/db';
 import { createSendingFixture, startSmtpServer, testDatabase, usingPostgres, type SmtpTestServer, type TestStep } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import { createMailSender } from '../shared/mail-sender';
@@ -44,6 +44,38 @@ async function messagesTo(addresses: string[]): Promise<(ParsedMail & { envelope
 
 /** A promise and its resolve function. */
 const gate = () => Promise.withResolvers<void>();
+
+/**
+ * Runs `hold` in a transaction kept open (its locks held) while `meanwhile` runs in another,
+ * which waits at most 2 s for any lock: a wait for the first one's commit fails it. Both values.
+ * PostgreSQL only: PGlite runs one transaction at a time.
+ */
+async function whileHeld<A, B>(hold: (tx: Tx) => Promise<A>, meanwhile: (tx: Tx) => Promise<B>): Promise<[A, B]> {
+  const held = gate();
+  const done = gate();
+  const first = db.prisma.$transaction(async (tx) => {
+    try {
+      return await hold(tx);
+    } finally {
+      held.resolve();
+      await done.promise;
+    }
+  });
+  await held.promise;
+  let second: B;
+  try {
+    second = await db.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '2s'`);
+      return meanwhile(tx);
+    });
+  } catch (error) {
+    done.resolve();
+    await first.catch(() => undefined);
+    throw error;
+  }
+  done.resolve();
+  return [await first, second];
+}
 
 /** A header as it was written on the wire (unfolded), not as mailparser restructures it. */
 const header = (mail: { raw: string }, name: string) => {
@@ -304,38 +336,24 @@ describe('workers racing and crashing', () => {
     const c = await t.campaign({ mailboxes: [alice], steps: [{ variations: [{ label: 'A', subject: 'Hi', body: '<p>Hi</p>' }] }] });
     const leadId = await t.lead(c.id, 'held@campaign.test');
     const day = dayBounds({ timezone: OSLO, at: t.clock.now() }).start.toISOString();
-    const lockCampaign = (tx: Pick<Database['prisma'], '$queryRawUnsafe'>) => tx.$queryRawUnsafe<{ id: string }[]>(LOCK_CAMPAIGNS_SQL, [c.id], [day], 1);
-    const held = gate();
-    const done = gate();
-    // A claim's lock of the campaign, held until the others are through.
-    const claim = db.prisma.$transaction(async (tx) => {
-      expect(await lockCampaign(tx)).toHaveLength(1);
-      held.resolve();
-      await done.promise;
-    });
-    await held.promise;
-    try {
-      // Each waits at most 2 s for a lock: a wait for the claim's commit would fail it.
-      const others = await db.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '2s'`);
-        const id = newId();
-        await tx.sentEmail.create({
-          data: {
-            id, organizationId: t.org.organizationId, workspaceId: t.ws, campaignId: c.id, leadId, emailAccountId: alice,
-            step: 1, variationLabel: 'A', messageId: `${id}@sender.test`, subject: 'Hi', body: '<p>Hi</p>', sentAt: t.clock.now(),
-          },
-        });
-        await tx.lead.create({
-          data: { id: newId(), organizationId: t.org.organizationId, workspaceId: t.ws, campaignId: c.id, email: 'added@campaign.test', emailNormalized: 'added@campaign.test' },
-        });
-        // Another worker's claim skips the held campaign.
-        return lockCampaign(tx);
+    const lockCampaign = (tx: Tx) => tx.$queryRawUnsafe<{ id: string }[]>(LOCK_CAMPAIGNS_SQL, [c.id], [day], 1);
+    // A claim's lock of the campaign, held while a send is recorded and a lead added; another
+    // worker's claim skips the held campaign.
+    const [claimed, others] = await whileHeld(lockCampaign, async (tx) => {
+      const id = newId();
+      await tx.sentEmail.create({
+        data: {
+          id, organizationId: t.org.organizationId, workspaceId: t.ws, campaignId: c.id, leadId, emailAccountId: alice,
+          step: 1, variationLabel: 'A', messageId: `${id}@sender.test`, subject: 'Hi', body: '<p>Hi</p>', sentAt: t.clock.now(),
+        },
       });
-      expect(others).toEqual([]);
-    } finally {
-      done.resolve();
-      await claim;
-    }
+      await tx.lead.create({
+        data: { id: newId(), organizationId: t.org.organizationId, workspaceId: t.ws, campaignId: c.id, email: 'added@campaign.test', emailNormalized: 'added@campaign.test' },
+      });
+      return lockCampaign(tx);
+    });
+    expect(claimed).toHaveLength(1);
+    expect(others).toEqual([]);
     expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(1);
   }, 60_000);
 
@@ -351,7 +369,7 @@ describe('workers racing and crashing', () => {
       return claims[0]!;
     };
     /** The batch statement recording a claim's send, as the sending worker writes it. */
-    const record = async (tx: Pick<Database['prisma'], '$queryRawUnsafe'>, claim: ClaimedSend) => {
+    const record = async (tx: Tx, claim: ClaimedSend) => {
       const row: SentRow = {
         id: claim.sendId, organization_id: claim.organizationId, workspace_id: claim.workspaceId, campaign_id: claim.campaignId, parent_campaign_id: null,
         lead_id: claim.leadId, email_account_id: claim.mailbox.id, step: claim.step, variation_id: claim.variationId, variation_label: claim.variationLabel,
@@ -362,58 +380,22 @@ describe('workers racing and crashing', () => {
       return rows.map((r) => [r.inserted, r.lead_status]);
     };
     // Another worker's claim of the mailbox (its gap long over by then).
-    const lockMailbox = (tx: Pick<Database['prisma'], '$queryRawUnsafe'>) =>
+    const lockMailbox = (tx: Tx) =>
       tx.$queryRawUnsafe<{ id: string }[]>(LOCK_MAILBOXES_SQL, [alice], [t.clock.now().toISOString()], new Date(t.clock.now().getTime() + 86_400_000).toISOString());
 
     // A send being recorded (its transaction still open): a claim still gets its mailbox, without waiting.
     const first = await claimOne('first@mailbox.test');
-    const recorded = gate();
-    const finish = gate();
-    const recording = db.prisma.$transaction(async (tx) => {
-      try {
-        return await record(tx, first);
-      } finally {
-        recorded.resolve();
-        await finish.promise;
-      }
-    });
-    await recorded.promise;
-    try {
-      const locked = await db.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '2s'`);
-        return lockMailbox(tx);
-      });
-      expect(locked.map((m) => m.id)).toEqual([alice]);
-    } finally {
-      finish.resolve();
-    }
-    expect(await recording).toEqual([[true, 'COMPLETED']]);
+    const [recordedFirst, locked] = await whileHeld((tx) => record(tx, first), lockMailbox);
+    expect(recordedFirst).toEqual([[true, 'COMPLETED']]);
+    expect(locked.map((m) => m.id)).toEqual([alice]);
 
     // A claim holding the mailbox: the send claimed before it is recorded without waiting for
     // its commit, and another claim skips the mailbox.
     t.clock.advance(10 * MINUTE);
     const second = await claimOne('second@mailbox.test');
-    const held = gate();
-    const done = gate();
-    const claim = db.prisma.$transaction(async (tx) => {
-      try {
-        return await lockMailbox(tx);
-      } finally {
-        held.resolve();
-        await done.promise;
-      }
-    });
-    await held.promise;
-    try {
-      const others = await db.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '2s'`);
-        return { recorded: await record(tx, second), locked: await lockMailbox(tx) };
-      });
-      expect(others).toEqual({ recorded: [[true, 'COMPLETED']], locked: [] });
-    } finally {
-      done.resolve();
-    }
-    expect((await claim).map((m) => m.id)).toEqual([alice]);
+    const [claimed, others] = await whileHeld(lockMailbox, async (tx) => ({ recorded: await record(tx, second), locked: await lockMailbox(tx) }));
+    expect(others).toEqual({ recorded: [[true, 'COMPLETED']], locked: [] });
+    expect(claimed.map((m) => m.id)).toEqual([alice]);
     expect(await db.prisma.sentEmail.count({ where: { campaignId: c.id } })).toBe(2);
   }, 60_000);
 
