@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { databaseUrlProblem } from '@outreach/db';
-import { INSTALLATION_SETTINGS, INSTALLATION_SETTING_KEYS, type InstallationSettingKey, type InstallationSettingValues } from '@outreach/core';
+import { DEFAULT_CLAIM_AHEAD_MS, INSTALLATION_SETTINGS, INSTALLATION_SETTING_KEYS, type InstallationSettingKey, type InstallationSettingValues } from '@outreach/core';
 
 /** An empty variable (`PORT=` in a compose file) counts as unset. */
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
@@ -131,8 +131,16 @@ export const Env = z.object({
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   /** Pause between two scheduler ticks when nothing more is due, in ms. */
   WORKER_INTERVAL_MS: intFromEnv(5_000, 100),
-  /** Most sends one tick claims (each mailbox sends at most once per tick). */
+  /** Most sends one tick claims. */
   WORKER_BATCH: intFromEnv(100, 1),
+  /**
+   * How far ahead a tick claims a mailbox's later sends, in ms: a mailbox takes, besides the send it
+   * may make now, those that may follow within this time, each once the pause after the one before
+   * (its sending gap and jitter) ends, within the campaign's window and day. Fewer ticks do the same
+   * sends (each tick's statements shared by more of them). 0: one send per mailbox a tick. A pause
+   * or a disconnection stops the sends not yet begun; a stopping worker hands them back.
+   */
+  SEND_AHEAD_MS: intFromEnv(DEFAULT_CLAIM_AHEAD_MS, 0),
   /**
    * How long a claimed send holds its lead, in ms: the lead of a worker that died mid-send (kill -9)
    * is due again after this. Keep it above a send's longest duration (SMTP timeouts are 30 s): a slow

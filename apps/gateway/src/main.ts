@@ -149,7 +149,7 @@ if (server) {
 // rules, purging deleted campaigns, workspaces and organizations (each safe to run in several processes).
 if (runsWorkers) {
   workers.push(
-    { name: 'sending worker', ...startSendingWorker({ deps: deps!.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH, claimLeaseMs: env.SEND_LEASE_MS }) },
+    { name: 'sending worker', ...startSendingWorker({ deps: deps!.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH, claimLeaseMs: env.SEND_LEASE_MS, claimAheadMs: env.SEND_AHEAD_MS }) },
     { name: 'reply worker', ...startReplyWorker({ deps: deps!.service, pollMs: env.IMAP_POLL_MS }) },
     { name: 'webhook worker', ...startWebhookWorker({ deps: deps!.service }) },
     { name: 'warmup worker', ...startWarmupWorker({ deps: deps!.service, intervalMs: env.WARMUP_INTERVAL_MS, sharedPool: env.WARMUP_SHARED_POOL }) },

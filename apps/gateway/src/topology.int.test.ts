@@ -416,7 +416,9 @@ describe.skipIf(skipReason !== null)(`the production topology: PostgreSQL, one A
     };
     // All three at once, as compose starts them: they migrate the empty database in turn, and the API
     // process creates the default organization and prints its key.
-    workerEnv = { ...shared, ROLE: 'worker', LOG_LEVEL: 'info', WORKER_INTERVAL_MS: '100', SEND_LEASE_MS: String(LEASE_MS) };
+    // No sending ahead: a mailbox's later sends in a tick wait for the pauses after the ones before
+    // (0–60 s each), which the trigger below drops from the database only.
+    workerEnv = { ...shared, ROLE: 'worker', LOG_LEVEL: 'info', WORKER_INTERVAL_MS: '100', SEND_LEASE_MS: String(LEASE_MS), SEND_AHEAD_MS: '0' };
     api = startProc('api', { ...shared, ROLE: 'api', HOST: '127.0.0.1', PORT: String(apiPort), LOG_LEVEL: 'warn' });
     const workers = [startProc('worker A', workerEnv), startProc('worker B', workerEnv)];
     await waitFor('the API key banner', () => /API key:\s+[0-9a-f-]{35}/.test(api.output()) || !api.alive(), 120_000, tails);

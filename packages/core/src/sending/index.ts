@@ -52,7 +52,7 @@ export {
 export type { ClaimedSend } from './send-decision.rules';
 export { type DeliveryResult, deliverClaim } from './send-delivery.service';
 export { BOUNCE_RATE_MIN_SENDS, pauseOnBounceRate } from '../shared/bounce-protection.service';
-export { type SendingWorker, startSendingWorker, TICKS_IN_FLIGHT } from './worker.service';
+export { DEFAULT_CLAIM_AHEAD_MS, type SendingWorker, startSendingWorker, TICKS_IN_FLIGHT } from './worker.service';
 export { LOCK_CAMPAIGNS_SQL, LOCK_MAILBOXES_SQL, DUE_LEADS_SQL } from './scheduler.queries';
 export { previewCampaignStep, sendCampaignTest, TEST_SENDS_PER_HOUR, TEST_SUBJECT_PREFIX } from './preview.operations';
 export { SAMPLE_LEAD } from './preview.service';

@@ -218,7 +218,9 @@ export const APPLY_CLAIM_SQL = prepared(
  * The DATA mark: written after the SMTP server accepted DATA, while the body goes out, and
  * committed before the body's end (the final "."), only while the claim still holds the lead
  * (the same pending send and the claim's own claimed_at: not taken over after its lease, not
- * stopped meanwhile). A lead not marked: its claim is lost and the body must not be ended.
+ * stopped meanwhile), and while its campaign and its mailbox are ACTIVE (a campaign paused, or a
+ * mailbox paused or disconnected, after the claim sends nothing more: a tick sending ahead holds
+ * sends for up to a minute). A lead not marked: its claim is lost and the body must not be ended.
  * The mark renews the lease (a whole lease from now, next_send_at - claimed_at being the
  * claim's lease): a body that went out late in its lease, after a wait at the server, still has
  * time to be recorded, so a takeover records "outcome unknown" only for a worker that stopped.
@@ -230,6 +232,22 @@ export const MARK_DATA_SQL = prepared(`
   UPDATE leads l SET pending_data_at = $4::timestamptz, next_send_at = $4::timestamptz + (l.next_send_at - l.claimed_at)
     FROM unnest($1::text[], $2::text[], $3::text[]::timestamptz[]) AS m(id, send_id, claimed_at)
    WHERE l.id = m.id AND l.pending_send_id = m.send_id AND l.claimed_at = m.claimed_at
+     AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = l.campaign_id AND c.status = 'ACTIVE')
+     AND EXISTS (SELECT 1 FROM email_accounts e WHERE e.id = l.email_account_id AND e.status = 'ACTIVE')
+  RETURNING l.id`);
+
+/**
+ * Hands claimed sends that were not started back (a tick sending ahead whose worker stops, or whose
+ * mailbox failed on an earlier send of the tick): the lead is due again at $3 (its send time), no
+ * longer in flight, and keeps its send id and variation (the retry sends the same e-mail). A first
+ * step is free to go from another mailbox. Only while the claim holds the lead and no body went out.
+ * $1 lead ids, $2 send ids, $3 due times, $4 now.
+ */
+export const RELEASE_CLAIMS_SQL = prepared(`
+  UPDATE leads l SET claimed_at = NULL, next_send_at = r.at, updated_at = $4::timestamptz,
+         email_account_id = CASE WHEN l.current_step = 0 THEN NULL ELSE l.email_account_id END
+    FROM unnest($1::text[], $2::text[], $3::text[]::timestamptz[]) AS r(id, send_id, at)
+   WHERE l.id = r.id AND l.pending_send_id = r.send_id AND l.claimed_at IS NOT NULL AND l.pending_data_at IS NULL
   RETURNING l.id`);
 
 /**

@@ -26,6 +26,7 @@
  */
 import { newId } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
+import { untilClock } from '../shared/ports';
 import { trackingLinks } from '../tracking/index';
 import { type CampaignSchedule, dayBounds, isWithinWindow, nextWindowStart, validateSchedule } from './schedule.rules';
 import {
@@ -38,19 +39,20 @@ import {
   FINISH_TICK_SQL,
   LOCK_CAMPAIGNS_SQL,
   LOCK_MAILBOXES_SQL,
+  RELEASE_CLAIMS_SQL,
   THREAD_HISTORY_SQL,
 } from './scheduler.queries';
 import type { CampaignRow, LeadRow, MailboxRow } from './scheduler.queries';
-import { type ClaimedSend, decideSend, freeInPickOrder } from './send-decision.rules';
+import { type ClaimedSend, decideSend, freeInPickOrder, type SendAhead } from './send-decision.rules';
 import { type CampaignState, claimScope, type CountedMailbox, mailboxesForLeads } from './claim-scope.rules';
-import { createDataMarker, deliverClaim } from './send-delivery.service';
+import { createDataMarker, deliverClaim, type DeliveryResult } from './send-delivery.service';
 import { createSendRecorder } from './send-record.service';
 
 /** How long a claim holds a lead before another worker may take it over. */
 export const CLAIM_LEASE_MS = 5 * 60_000;
-/** A lead whose mailbox is busy (another worker holds it) is looked at again after this. */
-const BUSY_RETRY_MS = 30_000;
 const DAY_MS = 86_400_000;
+/** The mean pause after a send of a mailbox with no gap (0–60 s): how many sends a claim sending ahead may give each mailbox. */
+const MEAN_ZERO_GAP_PAUSE_MS = 30_000;
 
 interface CampaignPlan {
   row: CampaignRow;
@@ -65,6 +67,8 @@ interface CampaignPlan {
   afterCampaignDay: () => Date;
   /** The first sending window after the mailboxes' day (their daily limits are reached). */
   afterMailboxDay: () => Date;
+  /** How far ahead this campaign's sends may be given (the claim's horizon, no later than the end of either day); null: no sending ahead. */
+  ahead: Omit<SendAhead, 'readyAt'> | null;
 }
 
 export interface ClaimResult {
@@ -114,19 +118,24 @@ const unchanged = (lead: LeadRow): LeadUpdate => ({
 
 /**
  * Decides and claims the sends that may happen at `now`, at most `maxSends`, and at most
- * one per mailbox (its sending gap starts with the claim). Commits before returning; the
- * caller delivers each claim with deliverClaim.
+ * one per mailbox (its sending gap starts with the send); with `aheadMs`, a mailbox also takes
+ * the sends that may follow within that time, each when the pause after the one before ends
+ * (ClaimedSend.sendAt). Commits before returning; the caller delivers each claim with
+ * deliverClaim, a mailbox's claims one after another (deliverTick).
  */
 export async function claimDueSends(options: {
   deps: ServiceDeps;
   now: Date;
   maxSends: number;
   workspaceIds?: string[];
-  /** How long a claim holds its lead before another worker may take it over; CLAIM_LEASE_MS when absent. */
+  /** How long a claim holds its lead before another worker may take it over (from its send time); CLAIM_LEASE_MS when absent. */
   leaseMs?: number;
+  /** How far ahead a mailbox's later sends may be claimed (0 when absent: one send per mailbox). */
+  aheadMs?: number;
 }): Promise<ClaimResult> {
   const { deps, now, maxSends } = options;
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
+  const aheadMs = Math.max(0, options.aheadMs ?? 0);
   const nowIso = now.toISOString();
   const db = deps.db;
 
@@ -157,6 +166,13 @@ export async function claimDueSends(options: {
       mailboxDayStart: dayIn(row.workspace_timezone).start,
       afterCampaignDay: once(() => nextWindowStart({ schedule, after: dayIn(schedule.timezone).next }) ?? new Date(now.getTime() + DAY_MS)),
       afterMailboxDay: once(() => nextWindowStart({ schedule, after: dayIn(row.workspace_timezone).next }) ?? new Date(now.getTime() + DAY_MS)),
+      // Daily counts are per day: a send given ahead stays in the day it was counted in (both zones').
+      ahead: aheadMs
+        ? {
+            until: new Date(Math.min(now.getTime() + aheadMs, dayIn(schedule.timezone).next.getTime() - 1, dayIn(row.workspace_timezone).next.getTime() - 1)),
+            within: (at: Date) => isWithinWindow({ schedule, at }),
+          }
+        : null,
     });
   }
   if (!plans.size) return { claims: [], stopped: 0, deferred: 0, openCampaigns: 0 };
@@ -218,16 +234,18 @@ export async function claimDueSends(options: {
     }
 
     // How many due leads to read per campaign: its sends left today, no more than two per
-    // open mailbox it has (each mailbox sends once per tick), and its share of about twice
-    // what this tick can send, since campaigns that share mailboxes share their sends.
+    // send its open mailboxes may take (one each, or, sending ahead, as many as a mailbox with no
+    // gap sends on average within the horizon, at most what fills the tick), and its share of
+    // about twice what this tick can send, since campaigns that share mailboxes share their sends.
+    const perMailbox = aheadMs ? Math.max(1, Math.min(Math.ceil(maxSends / Math.max(1, reach.size)), 1 + Math.floor(aheadMs / MEAN_ZERO_GAP_PAUSE_MS))) : 1;
     const freeOf = new Map([...campaignLeft.keys()].map((id) => [id, plans.get(id)!.row.mailbox_ids.filter((m) => open.has(m)).length]));
     const sharesTotal = [...freeOf.values()].reduce((a, b) => a + b, 0);
-    const budget = 2 * Math.min(maxSends, reach.size);
+    const budget = 2 * Math.min(maxSends, reach.size * perMailbox);
     const wanted: { id: string; n: number }[] = [];
     for (const [id, left] of campaignLeft) {
       const freeHere = freeOf.get(id)!;
       const share = Math.max(2, Math.ceil((budget * freeHere) / Math.max(1, sharesTotal)));
-      const n = Math.min(left.total, freeHere * 2, share);
+      const n = Math.min(left.total, freeHere * perMailbox * 2, share);
       if (n > 0 && freeHere > 0) wanted.push({ id, n });
     }
     if (!wanted.length) return { claims: [], stopped: 0, deferred: 0, openCampaigns: plans.size };
@@ -270,7 +288,8 @@ export async function claimDueSends(options: {
     }
 
     const updates: LeadUpdate[] = [];
-    const gaps: { id: string; at: string }[] = [];
+    /** When each mailbox given a send may send again (its last send's pause ends), ms. */
+    const readyAt = new Map<string, number>();
     const assigned = new Map<string, number>();
     const events: { id: string; workspace_id: string; lead_id: string; campaign_id: string; type: string; data: unknown }[] = [];
     const claims: ClaimedSend[] = [];
@@ -305,6 +324,7 @@ export async function claimDueSends(options: {
         freeInOrder,
         campaignMailboxes: plan.mailboxSet,
         used,
+        ahead: plan.ahead ? { ...plan.ahead, readyAt } : undefined,
         mailboxLeft,
         variationCounts,
         thread: [...(lead.source_lead_id ? (history.get(lead.source_lead_id) ?? []) : []), ...(history.get(lead.id) ?? [])],
@@ -334,7 +354,7 @@ export async function claimDueSends(options: {
         left.total -= 1;
         if (decision.isNew) left.fresh -= 1;
         mailboxLeft.set(mailboxId, (mailboxLeft.get(mailboxId) ?? 1) - 1);
-        gaps.push({ id: mailboxId, at: decision.gapUntil.toISOString() });
+        readyAt.set(mailboxId, decision.gapUntil.getTime());
       }
       if (!decision.keptVariation) {
         variationCounts.set(claim.variationId, (variationCounts.get(claim.variationId) ?? 0) + 1);
@@ -342,7 +362,7 @@ export async function claimDueSends(options: {
       }
       updates.push({
         ...unchanged(lead),
-        next_send_at: new Date(now.getTime() + leaseMs).toISOString(),
+        next_send_at: new Date(claim.sendAt.getTime() + leaseMs).toISOString(),
         claimed_at: nowIso,
         email_account_id: mailboxId,
         pending_send_id: claim.sendId,
@@ -354,6 +374,7 @@ export async function claimDueSends(options: {
     }
 
     // Leads read but not reached (the batch filled up) are untouched: still due.
+    const gaps = [...readyAt].map(([id, at]) => ({ id, at: new Date(at).toISOString() }));
     if (updates.length || gaps.length) {
       await tx.$queryRawUnsafe(
         APPLY_CLAIM_SQL,
@@ -381,6 +402,8 @@ export interface TickResult {
   bounced: number;
   deferred: number;
   disconnected: number;
+  /** Claimed ahead and handed back unsent (the worker stopping, or the mailbox failing on an earlier send of the tick): due again. */
+  released: number;
   stopped: number;
   waiting: number;
   completedCampaigns: string[];
@@ -393,12 +416,20 @@ export interface TickOptions {
   workspaceIds?: string[];
   /** How long a claim holds its lead; CLAIM_LEASE_MS when absent. */
   claimLeaseMs?: number;
+  /** How far ahead a mailbox's later sends are claimed (claimDueSends' aheadMs); 0 when absent. */
+  claimAheadMs?: number;
+  /** Aborted: sends claimed ahead that have not started are handed back (the worker stops). */
+  signal?: AbortSignal;
 }
 
 /** A tick whose claim is committed and whose deliveries are under way. */
 export interface StartedTick {
   /** Sends claimed (each being delivered). */
   claimed: number;
+  /** Whether a mailbox has sends after its first (claimed ahead, each waiting for its time). */
+  sendsLater: boolean;
+  /** Settles once each mailbox's first send of the tick is done (its later sends may still wait for their time). */
+  firstSends: Promise<void>;
   /** Settles once every delivery is recorded and finished campaigns are completed. */
   finished: Promise<TickResult>;
 }
@@ -410,41 +441,118 @@ export interface StartedTick {
 export async function startSchedulerTick(options: TickOptions): Promise<StartedTick> {
   const { deps } = options;
   const now = deps.ports.clock.now();
-  const claim = await claimDueSends({ deps, now, maxSends: options.maxSends ?? 100, workspaceIds: options.workspaceIds, leaseMs: options.claimLeaseMs });
-  return { claimed: claim.claims.length, finished: deliverTick({ deps, now, claim, workspaceIds: options.workspaceIds }) };
+  const claim = await claimDueSends({
+    deps,
+    now,
+    maxSends: options.maxSends ?? 100,
+    workspaceIds: options.workspaceIds,
+    leaseMs: options.claimLeaseMs,
+    aheadMs: options.claimAheadMs,
+  });
+  // Each mailbox's sends, in the order claimed (their send times rise).
+  const chains = new Map<string, ClaimedSend[]>();
+  for (const c of claim.claims) {
+    const chain = chains.get(c.mailbox.id);
+    if (chain) chain.push(c);
+    else chains.set(c.mailbox.id, [c]);
+  }
+  let firstDone!: () => void;
+  const firstSends = new Promise<void>((resolve) => (firstDone = resolve));
+  const finished = deliverTick({ deps, now, claim, chains, workspaceIds: options.workspaceIds, signal: options.signal, firstDone });
+  finished.then(firstDone, firstDone);
+  return { claimed: claim.claims.length, sendsLater: chains.size < claim.claims.length, firstSends, finished };
 }
 
 /**
- * One round of the engine: claim what may go now, deliver it (all claims of a tick use
- * different mailboxes, so they go out in parallel), then complete finished campaigns.
+ * One round of the engine: claim what may go now, deliver it (different mailboxes in parallel,
+ * a mailbox's sends one after another, each at its time), then complete finished campaigns.
  */
 export async function runSchedulerTick(options: TickOptions): Promise<TickResult> {
   return (await startSchedulerTick(options)).finished;
 }
 
-async function deliverTick(options: { deps: ServiceDeps; now: Date; claim: ClaimResult; workspaceIds?: string[] }): Promise<TickResult> {
-  const { deps, now, claim } = options;
+/**
+ * What stops a mailbox's later sends in a tick (handed back, due again): its login refused, its
+ * server unreachable or refusing for now, or a claim lost (the campaign or the mailbox paused, a
+ * lead taken over): the next claim decides again rather than cutting off more bodies.
+ */
+const ENDS_CHAIN: ReadonlySet<DeliveryResult> = new Set(['mailbox_disconnected', 'deferred', 'lost_claim']);
+
+/**
+ * Delivers a tick's claims: each mailbox's sends (`chains`, in the order claimed: their send
+ * times rise) one after another, each not before its time; `firstDone` once every mailbox's
+ * first send is done.
+ */
+async function deliverTick(options: {
+  deps: ServiceDeps;
+  now: Date;
+  claim: ClaimResult;
+  chains: ReadonlyMap<string, ClaimedSend[]>;
+  workspaceIds?: string[];
+  signal?: AbortSignal;
+  firstDone: () => void;
+}): Promise<TickResult> {
+  const { deps, now, claim, chains } = options;
   // The tick's DATA marks and accepted sends are written in batches (send-delivery.service.ts, send-record.service.ts).
   const recorder = createSendRecorder({ deps });
   const marker = createDataMarker({ deps });
-  const results = await Promise.all(
-    claim.claims.map((c) =>
-      deliverClaim({ deps, claim: c, recorder, marker }).catch((error: unknown) => {
-        // The lease hands the lead back to a later tick.
-        deps.log.error({ err: error, leadId: c.leadId, sendId: c.sendId }, 'delivering a claimed send failed');
-        return 'lost_claim' as const;
-      }),
-    ),
-  );
-  const sentFrom = [...new Set(claim.claims.filter((_, i) => results[i] === 'sent' || results[i] === 'unconfirmed' || results[i] === 'bounced').map((c) => c.campaignId))];
+  const results = new Map<ClaimedSend, DeliveryResult | 'released'>();
+  const unsent: ClaimedSend[] = [];
+  let firstsLeft = chains.size;
+  if (!firstsLeft) options.firstDone();
+  /** A mailbox's sends one after another; the tick's first send of each counted once done (or not made). */
+  const deliverChain = async (chain: readonly ClaimedSend[]) => {
+    let counted = false;
+    const firstOver = () => {
+      if (counted) return;
+      counted = true;
+      if (--firstsLeft === 0) options.firstDone();
+    };
+    try {
+      for (const [i, c] of chain.entries()) {
+        if (!(await untilClock(deps.ports.clock, c.sendAt, options.signal))) {
+          unsent.push(...chain.slice(i));
+          return;
+        }
+        const result = await deliverClaim({ deps, claim: c, recorder, marker }).catch((error: unknown) => {
+          // The lease hands the lead back to a later tick.
+          deps.log.error({ err: error, leadId: c.leadId, sendId: c.sendId }, 'delivering a claimed send failed');
+          return 'lost_claim' as const;
+        });
+        results.set(c, result);
+        firstOver();
+        if (ENDS_CHAIN.has(result)) {
+          unsent.push(...chain.slice(i + 1));
+          return;
+        }
+      }
+    } finally {
+      firstOver();
+    }
+  };
+  await Promise.all([...chains.values()].map(deliverChain));
+  if (unsent.length) {
+    const released = await deps.db.$queryRawUnsafe<{ id: string }[]>(
+      RELEASE_CLAIMS_SQL,
+      unsent.map((c) => c.leadId),
+      unsent.map((c) => c.sendId),
+      unsent.map((c) => c.sendAt.toISOString()),
+      deps.ports.clock.now().toISOString(),
+    );
+    for (const c of unsent) results.set(c, 'released');
+    deps.log.info({ released: released.length, claimed: unsent.length }, 'sends claimed ahead handed back unsent');
+  }
+  const outcome = (r: DeliveryResult | 'released') => claim.claims.filter((c) => results.get(c) === r).length;
+  const sentFrom = [...new Set(claim.claims.filter((c) => ['sent', 'unconfirmed', 'bounced'].includes(results.get(c) ?? '')).map((c) => c.campaignId))];
   const completed = await completeFinishedCampaigns({ deps, now, workspaceIds: options.workspaceIds, sentFrom });
   return {
     claimed: claim.claims.length,
-    sent: results.filter((r) => r === 'sent').length,
-    unconfirmed: results.filter((r) => r === 'unconfirmed').length,
-    bounced: results.filter((r) => r === 'bounced').length,
-    deferred: results.filter((r) => r === 'deferred').length,
-    disconnected: results.filter((r) => r === 'mailbox_disconnected').length,
+    sent: outcome('sent'),
+    unconfirmed: outcome('unconfirmed'),
+    bounced: outcome('bounced'),
+    deferred: outcome('deferred'),
+    disconnected: outcome('mailbox_disconnected'),
+    released: outcome('released'),
     stopped: claim.stopped,
     waiting: claim.deferred,
     completedCampaigns: completed,

@@ -255,6 +255,56 @@ describe('decideSend: mailbox', () => {
   });
 });
 
+describe('decideSend: sending ahead', () => {
+  const SECOND = 1000;
+  const ahead = (readyAt: [string, number][], extra: { untilMs?: number; closesAt?: number } = {}) => ({
+    until: new Date(NOW.getTime() + (extra.untilMs ?? 120 * SECOND)),
+    readyAt: new Map(readyAt.map(([id, after]) => [id, NOW.getTime() + after])),
+    within: (at: Date) => extra.closesAt === undefined || at.getTime() < NOW.getTime() + extra.closesAt,
+  });
+  const used = new Set(['m1', 'm2']);
+
+  it('gives a used mailbox another send when its pause ends, the one free soonest first; its next pause starts there', () => {
+    const decision = sent(decideSend(input({ used, ahead: ahead([['m1', 40 * SECOND], ['m2', 25 * SECOND]]) })));
+    expect(decision.claim.mailbox.id).toBe('m2');
+    expect(decision.claim.sendAt).toEqual(new Date(NOW.getTime() + 25 * SECOND));
+    expect(decision.claim.claimedAt).toEqual(NOW);
+    // The pause after it (a 10-minute gap, −15% to +25%) counts from its own time, not the claim's.
+    expect(decision.gapUntil!.getTime()).toBeGreaterThanOrEqual(decision.claim.sendAt.getTime() + 8.5 * 60 * SECOND);
+    expect(decision.gapUntil!.getTime()).toBeLessThan(decision.claim.sendAt.getTime() + 12.5 * 60 * SECOND);
+    // The follow-up's wait counts from the send too.
+    expect(decision.claim.nextDueAt).toEqual(new Date(decision.claim.sendAt.getTime() + 3 * 86_400_000));
+  });
+
+  it('an unused free mailbox goes first, at once', () => {
+    const decision = sent(decideSend(input({ used: new Set(['m1']), ahead: ahead([['m1', 5 * SECOND]]) })));
+    expect(decision.claim.mailbox.id).toBe('m2');
+    expect(decision.claim.sendAt).toEqual(NOW);
+  });
+
+  it('not past the horizon, nor after the window closes, nor from a mailbox at its daily limit', () => {
+    expect(decideSend(input({ used, ahead: ahead([['m1', 130 * SECOND], ['m2', 121 * SECOND]]) }))).toEqual({ kind: 'wait' });
+    expect(decideSend(input({ used, ahead: ahead([['m1', 30 * SECOND], ['m2', 40 * SECOND]], { closesAt: 30 * SECOND }) }))).toEqual({ kind: 'wait' });
+    const mailboxLeft = new Map([
+      ['m1', 0],
+      ['m2', 30],
+    ]);
+    expect(sent(decideSend(input({ used, mailboxLeft, ahead: ahead([['m1', 10 * SECOND], ['m2', 50 * SECOND]]) }))).claim.mailbox.id).toBe('m2');
+  });
+
+  it("keeps a follow-up on its own mailbox, after that mailbox's pause", () => {
+    const followUp = lead({ current_step: 1, status: 'CONTACTED', email_account_id: 'm2' });
+    const decision = sent(decideSend(input({ lead: followUp, used, ahead: ahead([['m1', 5 * SECOND], ['m2', 50 * SECOND]]) })));
+    expect(decision.claim.mailbox.id).toBe('m2');
+    expect(decision.claim.sendAt).toEqual(new Date(NOW.getTime() + 50 * SECOND));
+  });
+
+  it('without it, a mailbox sends once a claim', () => {
+    expect(decideSend(input({ used }))).toEqual({ kind: 'wait' });
+    expect(sent(decideSend(input())).claim.sendAt).toEqual(NOW);
+  });
+});
+
 describe('decideSend: unconfirmed earlier attempt', () => {
   it('records from the mailbox that sent it, needing no free mailbox nor limit, taking no slot', () => {
     const dataAt = new Date(NOW.getTime() - 60_000);

@@ -34,6 +34,12 @@ export interface ClaimedSend {
   /** When this claim was made (its claimed_at): the DATA mark is written only while the lead still holds it. */
   claimedAt: Date;
   /**
+   * When it may go: the claim's time, or, for a mailbox's later send in a claim that sends ahead
+   * (SendAhead), when that mailbox's pause after its send before ends. A tick delivers a mailbox's
+   * sends one after another, each not before its own sendAt.
+   */
+  sendAt: Date;
+  /**
    * When an earlier attempt of this very e-mail (same send id) had its body going out to
    * the SMTP server, its outcome never recorded (its worker died in the SMTP transaction):
    * the claim records it as sent, outcome unknown, and does not send it again. Null: send.
@@ -65,8 +71,10 @@ export interface SendDecisionInput {
   freeInOrder: readonly string[];
   /** The campaign's mailboxes (its mailbox_ids), as a set. */
   campaignMailboxes: ReadonlySet<string>;
-  /** Mailboxes already given a send by this claim (one send per mailbox a tick). */
+  /** Mailboxes already given a send by this claim (one send per mailbox a tick, unless `ahead`). */
   used: ReadonlySet<string>;
+  /** A claim that sends ahead: a used mailbox takes another send once its pause ends, within the horizon. */
+  ahead?: SendAhead;
   /** Each held mailbox's sends left today. */
   mailboxLeft: ReadonlyMap<string, number>;
   /** Each variation's assigned count, as this claim goes. */
@@ -83,6 +91,22 @@ export interface SendDecisionInput {
   newSendId: () => string;
   /** The open pixel and unsubscribe URLs of a send. */
   trackingLinks: (sendId: string) => { pixelUrl: string; unsubscribeUrl: string };
+}
+
+/**
+ * Sending ahead: a claim may give a mailbox more than one send, each after the pause that follows
+ * the one before (its gap and jitter), as long as it falls before `until` and inside the campaign's
+ * sending window. One claim then does the work of several ticks: its statements, locks and writes
+ * are shared by more sends (a mailbox with a 0 gap pauses 0–60 s, so a tick of one send per
+ * mailbox sent little at a time from few mailboxes).
+ */
+export interface SendAhead {
+  /** The horizon: no send of the claim is due later than this. */
+  until: Date;
+  /** When each used mailbox may send again within this claim (ms since the epoch). */
+  readyAt: ReadonlyMap<string, number>;
+  /** Whether the campaign's sending window is open at `at` (the window may close before `until`). */
+  within: (at: Date) => boolean;
 }
 
 export type SendDecision =
@@ -128,13 +152,22 @@ export function decideSend(input: SendDecisionInput): SendDecision {
   const isNew = lead.current_step === 0;
   const sticky = lead.email_account_id && input.campaignMailboxes.has(lead.email_account_id) ? lead.email_account_id : null;
   let mailboxId: string | null = unconfirmed;
+  let sendAt = now;
   if (unconfirmed) {
     // Nothing to choose.
   } else if (sticky) {
     if (free.has(sticky) && !used.has(sticky)) mailboxId = sticky;
+    else if (free.has(sticky) && input.ahead && (mailboxLeft.get(sticky) ?? 0) > 0) {
+      const at = readyWithin(input.ahead, sticky);
+      if (at) [mailboxId, sendAt] = [sticky, at];
+    }
   } else {
     if (isNew && left.fresh <= 0) return { kind: 'later', at: input.afterCampaignDay(), emailAccountId: lead.email_account_id };
     mailboxId = input.freeInOrder.find((id) => !used.has(id) && input.campaignMailboxes.has(id)) ?? null;
+    if (!mailboxId && input.ahead) {
+      const next = soonestReady(input.ahead, input.freeInOrder, input.campaignMailboxes, mailboxLeft);
+      if (next) [mailboxId, sendAt] = [next.id, next.at];
+    }
   }
   if (!mailboxId) {
     const at = retryAt({ now, afterMailboxDay: input.afterMailboxDay, mailboxIds: sticky ? [sticky] : row.mailbox_ids, mailboxes, mailboxLeft, followUp: Boolean(sticky) });
@@ -182,10 +215,11 @@ export function decideSend(input: SendDecisionInput): SendDecision {
     step: stepNumber,
     variationId: variation.id,
     variationLabel: variation.label,
-    nextDueAt: nextStep ? new Date(now.getTime() + nextStep.wait_time * DAY_MS) : null,
+    nextDueAt: nextStep ? new Date(sendAt.getTime() + nextStep.wait_time * DAY_MS) : null,
     attempts: lead.send_attempts,
     takenOver: lead.claimed_at !== null,
     claimedAt: now,
+    sendAt,
     dataStartedAt: unconfirmed ? lead.pending_data_at : null,
     emailSentWebhook: row.email_sent_webhook,
     mailbox: {
@@ -211,8 +245,38 @@ export function decideSend(input: SendDecisionInput): SendDecision {
       headers: composed.headers,
     },
   };
-  const gapUntil = unconfirmed ? null : new Date(now.getTime() + sendingGapWithJitter({ gapMinutes: mailbox.sending_gap, seed: sendId }));
+  const gapUntil = unconfirmed ? null : new Date(sendAt.getTime() + sendingGapWithJitter({ gapMinutes: mailbox.sending_gap, seed: sendId }));
   return { kind: 'send', claim, gapUntil, isNew, keptVariation: kept !== undefined };
+}
+
+/** When a used mailbox may send again within the horizon and the window; null: not in this claim. */
+function readyWithin(ahead: SendAhead, mailboxId: string): Date | null {
+  const at = ahead.readyAt.get(mailboxId);
+  if (at === undefined || at > ahead.until.getTime()) return null;
+  const when = new Date(at);
+  return ahead.within(when) ? when : null;
+}
+
+/**
+ * The campaign's used mailbox that may send again soonest (ties: pick order), within the horizon
+ * and the window, with a send left today: a first step goes out at the first moment one of its
+ * mailboxes is free, so a claim's sends spread evenly over its mailboxes.
+ */
+function soonestReady(
+  ahead: SendAhead,
+  freeInOrder: readonly string[],
+  campaignMailboxes: ReadonlySet<string>,
+  mailboxLeft: ReadonlyMap<string, number>,
+): { id: string; at: Date } | null {
+  let best: { id: string; at: number } | null = null;
+  for (const id of freeInOrder) {
+    const at = ahead.readyAt.get(id);
+    if (at === undefined || !campaignMailboxes.has(id) || (mailboxLeft.get(id) ?? 0) <= 0) continue;
+    if (!best || at < best.at) best = { id, at };
+  }
+  if (!best || best.at > ahead.until.getTime()) return null;
+  const at = new Date(best.at);
+  return ahead.within(at) ? { id: best.id, at } : null;
 }
 
 /**

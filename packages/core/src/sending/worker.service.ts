@@ -3,14 +3,22 @@ import { startWorkerLoop } from '../shared/worker-loop';
 import { CLAIM_LEASE_MS, startSchedulerTick, type TickResult } from './scheduler.service';
 
 export interface SendingWorker {
-  /** Finishes the ticks in progress (their sends are recorded), then stops. */
+  /** Finishes the sends in progress (recorded), hands back those claimed ahead and not started, then stops. */
   stop(): Promise<void>;
   /**
    * Resolves after the next tick has run (tests and the CLI); for a tick that filled its batch,
-   * once it has claimed (its counts other than `claimed` are logged when its delivery finishes).
+   * once it has claimed, and for one with sends claimed ahead, once each mailbox's first send is
+   * done (their counts other than `claimed` are logged when their delivery finishes).
    */
   nextTick(): Promise<TickResult>;
 }
+
+/**
+ * How far ahead the worker process claims a mailbox's later sends by default (SEND_AHEAD_MS): a
+ * mailbox with no gap (0–60 s pauses) takes about five sends a tick. Not longer: a worker killed
+ * outright leaves what it claimed until the send time plus the lease.
+ */
+export const DEFAULT_CLAIM_AHEAD_MS = 120_000;
 
 /** How many ticks of one worker deliver at once by default (see startSendingWorker). */
 export const TICKS_IN_FLIGHT = 2;
@@ -18,11 +26,17 @@ export const TICKS_IN_FLIGHT = 2;
 /**
  * The scheduler loop of the worker role: a tick every `intervalMs`, at once while ticks fill
  * their batch. A tick that filled its batch (more is due now) goes on delivering while the next
- * one claims, up to `ticksInFlight` ticks delivering at once: the next claim does not wait for
- * the slowest SMTP server of the batch before, nor for its recording. Overlapping ticks of one
- * worker are as safe as two workers: a claim locks with SKIP LOCKED, and the daily limits count
- * the sends still in flight (scheduler.service.ts). A tick that did not fill its batch (nothing
- * more was due) is waited for before the loop pauses.
+ * one claims, up to `ticksInFlight` ticks delivering their first sends at once: the next claim
+ * does not wait for the slowest SMTP server of the batch before, nor for its recording. Overlapping
+ * ticks of one worker are as safe as two workers: a claim locks with SKIP LOCKED, and the daily
+ * limits count the sends still in flight (scheduler.service.ts). A tick that did not fill its
+ * batch (nothing more was due) is waited for before the loop pauses.
+ *
+ * With `claimAheadMs`, a tick also gives a mailbox the sends that may follow its first within
+ * that time, each once the pause after the one before ends; those later sends go on in the
+ * background (the loop waits for a tick's first sends only, and counts it among the ticks in
+ * flight until then). The mailbox is not claimed again before its last send's pause ends. Stopping
+ * hands back the sends still waiting for their time.
  */
 export function startSendingWorker(options: {
   deps: ServiceDeps;
@@ -34,14 +48,24 @@ export function startSendingWorker(options: {
   claimLeaseMs?: number;
   /** How many ticks may deliver at once (TICKS_IN_FLIGHT by default; 1: each tick waits for the one before). */
   ticksInFlight?: number;
+  /**
+   * How far ahead a tick claims a mailbox's later sends, each when the pause after the one before
+   * ends (claimDueSends' aheadMs; 0 when absent: one send per mailbox a tick).
+   */
+  claimAheadMs?: number;
 }): SendingWorker {
   const { deps } = options;
   const intervalMs = options.intervalMs ?? 5_000;
   const maxSends = options.maxSendsPerTick ?? 100;
   const ticksInFlight = Math.max(1, options.ticksInFlight ?? TICKS_IN_FLIGHT);
   const log = deps.log.child({ component: 'sending-worker' });
-  const totals = { sent: 0, unconfirmed: 0, bounced: 0, deferred: 0 };
-  /** Ticks that filled their batch and are still delivering. */
+  const claimAheadMs = Math.max(0, options.claimAheadMs ?? 0);
+  const totals = { sent: 0, unconfirmed: 0, bounced: 0, deferred: 0, released: 0 };
+  /** Stopping: sends claimed ahead stop waiting for their time and are handed back. */
+  const stopping = new AbortController();
+  /** Ticks still delivering while the loop goes on: their batch filled, or their later sends wait for their time. */
+  const running = new Set<Promise<unknown>>();
+  /** Of those, the ticks whose first sends (one per mailbox) are under way: at most ticksInFlight. */
   const delivering = new Set<Promise<unknown>>();
 
   /** Counts a finished tick and logs it (one line a tick that did anything). */
@@ -50,32 +74,47 @@ export function startSendingWorker(options: {
     totals.unconfirmed += result.unconfirmed;
     totals.bounced += result.bounced;
     totals.deferred += result.deferred;
+    totals.released += result.released;
     if (result.claimed || result.stopped || result.completedCampaigns.length) log.info({ ...result, totals, ms: Math.round(ms) }, 'tick');
   };
 
-  const round = async (): Promise<TickResult> => {
+  const round = async (): Promise<TickResult & { more: boolean }> => {
     // A free place among the ticks in flight first.
     while (delivering.size >= ticksInFlight) await Promise.race(delivering);
     const started = performance.now();
-    const tick = await startSchedulerTick({ deps, maxSends, workspaceIds: options.workspaceIds, claimLeaseMs: options.claimLeaseMs });
-    if (tick.claimed >= maxSends && ticksInFlight > 1) {
-      // More is due now: this tick delivers while the next one claims.
+    const tick = await startSchedulerTick({
+      deps,
+      maxSends,
+      workspaceIds: options.workspaceIds,
+      claimLeaseMs: options.claimLeaseMs,
+      claimAheadMs,
+      signal: stopping.signal,
+    });
+    // More is due now: the batch filled.
+    const more = tick.claimed >= maxSends;
+    if ((more && ticksInFlight > 1) || tick.sendsLater) {
+      // This tick goes on delivering while the next one claims (its later sends each at its time);
+      // it holds a place among the ticks in flight until its first sends are done.
       const done: Promise<unknown> = tick.finished
         .then(
           (result) => finished(result, performance.now() - started),
           (error: unknown) => log.error({ err: error }, 'tick failed after its claim (its leads go back when their lease ends)'),
         )
-        .finally(() => delivering.delete(done));
-      delivering.add(done);
-      return { claimed: tick.claimed, sent: 0, unconfirmed: 0, bounced: 0, deferred: 0, disconnected: 0, stopped: 0, waiting: 0, completedCampaigns: [] };
+        .finally(() => running.delete(done));
+      running.add(done);
+      const first: Promise<unknown> = tick.firstSends.finally(() => delivering.delete(first));
+      delivering.add(first);
+      // Nothing more due now (or one tick at a time): the loop goes on once these first sends are done.
+      if (!more || ticksInFlight === 1) await first;
+      return { claimed: tick.claimed, sent: 0, unconfirmed: 0, bounced: 0, deferred: 0, disconnected: 0, released: 0, stopped: 0, waiting: 0, completedCampaigns: [], more };
     }
     // Nothing more was due: the loop pauses once this tick is done (ticks still delivering go on).
     const result = await tick.finished;
     finished(result, performance.now() - started);
-    return result;
+    return { ...result, more };
   };
 
-  log.info({ intervalMs, maxSendsPerTick: maxSends, ticksInFlight, claimLeaseMs: options.claimLeaseMs ?? CLAIM_LEASE_MS }, 'sending worker started');
+  log.info({ intervalMs, maxSendsPerTick: maxSends, ticksInFlight, claimLeaseMs: options.claimLeaseMs ?? CLAIM_LEASE_MS, claimAheadMs }, 'sending worker started');
   const loop = startWorkerLoop({
     log,
     name: 'tick',
@@ -83,14 +122,15 @@ export function startSendingWorker(options: {
     observer: deps.observer,
     intervalMs,
     round,
-    more: (result) => result.claimed >= maxSends,
+    more: (result) => result.more,
     // Each tick is logged when it finishes (finished).
     report: () => null,
   });
   return {
     async stop() {
+      stopping.abort();
       await loop.stop();
-      await Promise.allSettled([...delivering]);
+      await Promise.allSettled([...running, ...delivering]);
       log.info({ totals }, 'sending worker stopped');
     },
     nextTick: loop.next,

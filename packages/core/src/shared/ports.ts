@@ -11,9 +11,39 @@ import type { OAuthClient } from './oauth/oauth-client.service';
 
 export interface Clock {
   now(): Date;
+  /**
+   * How many real milliseconds pass while this clock moves `ms` (a clock that runs faster than
+   * real time, in benchmarks and tests); as many when absent. Only waits for a time on this clock use it.
+   */
+  realMs?(ms: number): number;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** The longest single timer of untilClock: a clock moved by hand (tests) is looked at again this often. */
+const CLOCK_POLL_MS = 1_000;
+
+/**
+ * Waits until `clock` reads `at` or later (at once when it does); false when `signal` aborted the wait first. Timers
+ * last at most a second, so a clock moved by a test is noticed.
+ */
+export async function untilClock(clock: Clock, at: Date, signal?: AbortSignal): Promise<boolean> {
+  for (;;) {
+    const left = at.getTime() - clock.now().getTime();
+    if (left <= 0) return true;
+    if (signal?.aborted) return false;
+    const real = Math.min(CLOCK_POLL_MS, Math.max(1, Math.ceil(clock.realMs ? clock.realMs(left) : left)));
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, real);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
 
 export interface Ports {
   clock: Clock;

@@ -1,14 +1,15 @@
 // The set-up integration test files share: the suite's database, provided by a beforeAll hook,
 // and a fresh tenant (organization, workspace, key, service deps and a ctx acting as its key).
-import { beforeAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '@outreach/db';
 import { testDatabase } from './database';
 import { createTestOrganization, testCtx, testServiceDeps } from './factories';
+import { startSmtpServer, type SmtpTestServer } from './smtp-server';
 
 /**
  * A stand-in for an object that a beforeAll hook provides: `value` can be held (and destructured
  * from a helper's result) at the top of a test file and forwards every use to the object given to
- * `set`, so tests read `db.prisma` or `server.rest(...)` as if it were a plain variable. Using it
+ * `set`, so tests read `db.prisma` or `server.rest(...)` (and assign its properties) as if it were a plain variable. Using it
  * before the hook has run throws, naming `what`.
  */
 export function lateValue<T extends object>(what: string): { value: T; set(value: T): void } {
@@ -19,6 +20,7 @@ export function lateValue<T extends object>(what: string): { value: T; set(value
   };
   const value = new Proxy({} as T, {
     get: (_, key) => Reflect.get(target(), key),
+    set: (_, key, v) => Reflect.set(target(), key, v),
     has: (_, key) => Reflect.has(target(), key),
     ownKeys: () => Reflect.ownKeys(target()),
     getOwnPropertyDescriptor: (_, key) => {
@@ -35,6 +37,17 @@ export function useTestDatabase(): Database {
   const db = lateValue<Database>('the test database');
   beforeAll(async () => db.set(await testDatabase()));
   return db.value;
+}
+
+/** A real SMTP server on loopback taking these logins, for the tests of this file, closed after them. */
+export function useSmtpServer(users: Record<string, string>): SmtpTestServer {
+  const server = lateValue<SmtpTestServer>('the SMTP test server');
+  let started: SmtpTestServer | null = null;
+  beforeAll(async () => server.set((started = await startSmtpServer({ users }))), 30_000);
+  afterAll(async () => {
+    await started?.close();
+  });
+  return server.value;
 }
 
 /**

@@ -1,0 +1,170 @@
+// Sending ahead: a claim gives a mailbox the sends that may follow its first within a horizon,
+// each once the pause after the one before ends. Against a real SMTP server (smtp-server on
+// loopback) and the test database.
+import { describe, expect, it } from 'vitest';
+import { simpleParser } from 'mailparser';
+import { createSendingFixture, useSmtpServer, useTestDatabase } from '../testing/index';
+import type { ServiceDeps } from '../shared/context';
+import type { Clock } from '../shared/ports';
+import { sendingGapWithJitter } from './pacing.rules';
+import { CLAIM_LEASE_MS, claimDueSends, startSchedulerTick } from './scheduler.service';
+import { startSendingWorker } from './worker.service';
+
+const PASSWORDS: Record<string, string> = { 'erin@sender.test': 'erin-pw', 'frank@sender.test': 'frank-pw' };
+const START = '2026-11-25T10:00:00Z';
+const SECOND = 1000;
+const HORIZON = 10 * 60 * SECOND;
+
+const db = useTestDatabase();
+const smtp = useSmtpServer(PASSWORDS);
+
+/** A clock that moves `speed` times faster than real time from START. */
+function movingClock(speed: number): Clock {
+  const began = Date.now();
+  return { now: () => new Date(Date.parse(START) + (Date.now() - began) * speed), realMs: (ms) => ms / speed };
+}
+
+/** Two mailboxes (a 1-minute gap: 51–75 s pauses), one campaign open all day, `n` leads; the fixture and the leads' addresses. */
+async function campaignOf(n: number, tag: string) {
+  const t = await createSendingFixture({ db, smtp, passwords: PASSWORDS, start: START });
+  const boxes = [await t.mailbox('erin@sender.test', { sendingGap: 1 }), await t.mailbox('frank@sender.test', { sendingGap: 1 })];
+  const c = await t.campaign({ mailboxes: boxes, steps: [{ variations: [{ label: 'A', subject: 'Ahead {{first_name}}', body: 'Hi' }] }], schedule: { timezone: 'UTC', from: '00:00', to: '23:59' } });
+  const leads = Array.from({ length: n }, (_, i) => `${tag}-${i}@lead.test`);
+  for (const email of leads) await t.lead(c.id, email);
+  return { t, boxes, campaignId: c.id, leads };
+}
+
+const receivedBy = (leads: string[]) => smtp.messages.filter((m) => m.to.some((to) => leads.includes(to)));
+
+describe('a claim sending ahead', () => {
+  it("gives each mailbox its later sends, each when the pause after the one before ends, and holds the mailbox until its last send's pause ends", async () => {
+    const { t, boxes, leads } = await campaignOf(12, 'claim');
+    const now = t.clock.now();
+    const { claims } = await claimDueSends({ deps: t.deps, now, maxSends: 100, workspaceIds: [t.ws], aheadMs: HORIZON });
+    // 51–75 s pauses in ten minutes: at least 8 sends from each mailbox's first at once, all 12 leads claimed.
+    expect(claims).toHaveLength(leads.length);
+    for (const box of boxes) {
+      const chain = claims.filter((c) => c.mailbox.id === box);
+      expect(chain.length).toBeGreaterThan(1);
+      expect(chain[0]!.sendAt).toEqual(now);
+      for (let i = 1; i < chain.length; i++) {
+        expect(chain[i]!.sendAt.getTime()).toBe(chain[i - 1]!.sendAt.getTime() + sendingGapWithJitter({ gapMinutes: 1, seed: chain[i - 1]!.sendId }));
+      }
+      const last = chain[chain.length - 1]!;
+      expect(last.sendAt.getTime()).toBeLessThanOrEqual(now.getTime() + HORIZON);
+      const row = await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: box }, select: { nextSendAllowedAt: true } });
+      expect(row.nextSendAllowedAt).toEqual(new Date(last.sendAt.getTime() + sendingGapWithJitter({ gapMinutes: 1, seed: last.sendId })));
+    }
+    // Each lead is held from its own send time for a whole lease.
+    const rows = await db.prisma.lead.findMany({ where: { id: { in: claims.map((c) => c.leadId) } }, select: { id: true, nextSendAt: true, claimedAt: true } });
+    for (const c of claims) {
+      const row = rows.find((r) => r.id === c.leadId)!;
+      expect(row.claimedAt).toEqual(now);
+      expect(row.nextSendAt).toEqual(new Date(c.sendAt.getTime() + CLAIM_LEASE_MS));
+    }
+    // Nothing more from these mailboxes until their pauses end.
+    expect((await claimDueSends({ deps: t.deps, now: new Date(now.getTime() + 60 * SECOND), maxSends: 100, workspaceIds: [t.ws], aheadMs: HORIZON })).claims).toEqual([]);
+  });
+
+  it('does not give sends past the end of the sending window', async () => {
+    const t = await createSendingFixture({ db, smtp, passwords: PASSWORDS, start: '2026-11-25T17:57:00Z' });
+    const box = await t.mailbox('erin@sender.test', { sendingGap: 1 });
+    const c = await t.campaign({ mailboxes: [box], steps: [{ variations: [{ label: 'A', subject: 'Late', body: 'Hi' }] }], schedule: { timezone: 'UTC', from: '08:00', to: '18:00' } });
+    for (let i = 0; i < 6; i++) await t.lead(c.id, `late-${i}@lead.test`);
+    const { claims } = await claimDueSends({ deps: t.deps, now: t.clock.now(), maxSends: 100, workspaceIds: [t.ws], aheadMs: HORIZON });
+    // 17:57 and pauses of 51–75 s: two or three sends before 18:00, none after.
+    expect(claims.length).toBeGreaterThanOrEqual(2);
+    expect(claims.length).toBeLessThanOrEqual(4);
+    for (const claim of claims) expect(claim.sendAt.getTime()).toBeLessThan(Date.parse('2026-11-25T18:00:00Z'));
+  });
+});
+
+describe('delivering sends claimed ahead', () => {
+  it('the worker loop on a clock that moves: every lead once, a mailbox sending one e-mail at a time, more than one a tick', async () => {
+    const { t, leads } = await campaignOf(10, 'loop');
+    // 600 times real time: a pause of 51–75 s lasts about a tenth of a second.
+    const clock = movingClock(600);
+    const deps: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, clock } };
+    // Each e-mail's SMTP transaction, on the moving clock, by recipient: from RCPT TO to the answer to its body.
+    const spans = new Map<string, { from: number; to: number }>();
+    smtp.beforeAnswer = async (event) => {
+      const to = event.to[0]!;
+      if (!leads.includes(to)) return;
+      if (event.phase === 'rcpt') spans.set(to, { from: clock.now().getTime(), to: Infinity });
+      else spans.get(to)!.to = clock.now().getTime();
+    };
+    const worker = startSendingWorker({ deps, intervalMs: 20, claimAheadMs: HORIZON, workspaceIds: [t.ws] });
+    let first: number;
+    try {
+      first = (await worker.nextTick()).claimed;
+      for (let i = 0; i < 300 && (await db.prisma.sentEmail.count({ where: { workspaceId: t.ws } })) < leads.length; i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await worker.stop();
+      smtp.beforeAnswer = null;
+    }
+    // The first tick gave the two mailboxes more than one send each.
+    expect(first).toBeGreaterThan(2);
+    const received = receivedBy(leads);
+    expect(received.map((m) => m.to[0]).sort()).toEqual([...leads].sort());
+    expect(await db.prisma.sentEmail.count({ where: { workspaceId: t.ws } })).toBe(leads.length);
+    // By sender: its transactions never overlap.
+    const bySender = new Map<string, { from: number; to: number }[]>();
+    for (const m of received) {
+      const sender = (await simpleParser(m.raw)).from!.value[0]!.address!;
+      bySender.set(sender, [...(bySender.get(sender) ?? []), spans.get(m.to[0]!)!]);
+    }
+    expect(bySender.size).toBe(2);
+    for (const list of bySender.values()) {
+      list.sort((a, b) => a.from - b.from);
+      for (let i = 1; i < list.length; i++) expect(list[i]!.from).toBeGreaterThanOrEqual(list[i - 1]!.to);
+    }
+  }, 60_000);
+
+  it('a campaign paused after the claim sends nothing more: its next send is cut off before its body ends, the rest handed back', async () => {
+    const { t, campaignId, leads } = await campaignOf(6, 'pause');
+    // 10 times real time: a later send waits 5 s or more.
+    const deps: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, clock: movingClock(10) } };
+    const tick = await startSchedulerTick({ deps, maxSends: 100, workspaceIds: [t.ws], claimAheadMs: HORIZON });
+    expect(tick.claimed).toBe(6);
+    expect(tick.sendsLater).toBe(true);
+    await tick.firstSends;
+    await db.prisma.campaign.update({ where: { id: campaignId }, data: { status: 'PAUSED' } });
+    // Each mailbox's second send comes due within 75 s of the claim (7.5 s here), is cut off,
+    // and the mailbox's third is handed back.
+    const result = await tick.finished;
+    expect(result).toMatchObject({ claimed: 6, sent: 2, released: 2 });
+    expect(receivedBy(leads)).toHaveLength(2);
+    expect(await db.prisma.sentEmail.count({ where: { campaignId } })).toBe(2);
+  }, 60_000);
+
+  it('stopping hands back the sends still waiting for their time: due again, then sent once with the same Message-ID', async () => {
+    const { t, leads } = await campaignOf(6, 'stop');
+    const clock = movingClock(10);
+    const deps: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, clock } };
+    const stopping = new AbortController();
+    const tick = await startSchedulerTick({ deps, maxSends: 100, workspaceIds: [t.ws], claimAheadMs: HORIZON, signal: stopping.signal });
+    await tick.firstSends;
+    stopping.abort();
+    const result = await tick.finished;
+    expect(result).toMatchObject({ claimed: 6, sent: 2, released: 4 });
+    const pending = await db.prisma.lead.findMany({ where: { workspaceId: t.ws, pendingSendId: { not: null } }, select: { claimedAt: true, pendingSendId: true, nextSendAt: true, emailAccountId: true } });
+    expect(pending).toHaveLength(4);
+    for (const lead of pending) {
+      expect(lead.claimedAt).toBeNull();
+      // Due at its send time, from whichever mailbox is free then (a first step).
+      expect(lead.emailAccountId).toBeNull();
+      expect(lead.nextSendAt!.getTime()).toBeLessThanOrEqual(clock.now().getTime() + HORIZON);
+    }
+    const handedBack = new Set(pending.map((l) => l.pendingSendId!));
+    // Later, once the mailboxes' pauses are over, one tick at a time with no sending ahead: each sent once, under its send id.
+    t.clock.at = new Date(Date.parse(START) + 60 * 60 * SECOND);
+    for (let i = 0; i < 4; i++) {
+      await startSchedulerTick({ deps: t.deps, maxSends: 100, workspaceIds: [t.ws] }).then((next) => next.finished);
+      t.clock.advance(5 * 60 * SECOND);
+    }
+    const received = receivedBy(leads);
+    expect(received.map((m) => m.to[0]).sort()).toEqual([...leads].sort());
+    const ids = await Promise.all(received.map(async (m) => (await simpleParser(m.raw)).messageId!.replace(/^<|@.*$/g, '')));
+    expect(ids.filter((id) => handedBack.has(id))).toHaveLength(4);
+  }, 60_000);
+});
