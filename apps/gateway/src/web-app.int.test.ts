@@ -14,6 +14,7 @@ import { createSetupLink, runSchedulerTick, syncMailbox } from '@outreach/core';
 import { imapServerUnavailable, startImapServer, startSmtpServer, type ImapTestServer, type SmtpTestServer } from '@outreach/core/testing';
 import { useTestServer } from './testing/suite';
 import { browserUnavailable, launchBrowser, openPage, screenshot, seriousViolations, watchProgress } from './testing/browser';
+import { openAllDay } from './testing/schedule';
 
 /** The owner who signs up: an address of its own, as the suite's files share one database and addresses are unique. */
 const OWNER = `ada-${newId()}@acme.test`;
@@ -73,7 +74,9 @@ async function check(page: Page, name: string) {
 describe.skipIf(unavailable)('the web app in a browser', () => {
   it('signs up the owner, writes a two-step campaign, imports 1,000 leads, launches, answers a reply and sees it counted', async () => {
     const s = server;
-    const { page, errors } = await openPage(browser!);
+    // The browser in a zone whose day is not about to end: the schedule saved below (every day,
+    // 00:00–23:59 in the browser's zone, the form's default) is open while the engine sends on the real clock.
+    const { page, errors } = await openPage(browser!, 'desktop', { timezoneId: openAllDay().timezone });
 
     // Signed out, the app sends the person to sign in.
     await page.goto(`${s.url}/campaigns`);

@@ -51,10 +51,13 @@ export async function launchBrowser(): Promise<Browser> {
 /** The page sizes every screen must work at. */
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
-/** A new page (its own cookies) at a viewport, failing the test on any uncaught page error. */
-export async function openPage(browser: Browser, viewport: keyof typeof VIEWPORTS = 'desktop') {
+/**
+ * A new page (its own cookies) at a viewport, failing the test on any uncaught page error;
+ * `timezoneId`: the browser's time zone (the machine's when absent).
+ */
+export async function openPage(browser: Browser, viewport: keyof typeof VIEWPORTS = 'desktop', options: { timezoneId?: string } = {}) {
   // Reduced motion: what axe sees is the screen at rest, not a notification halfway through fading in.
-  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], reducedMotion: 'reduce' });
+  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], reducedMotion: 'reduce', timezoneId: options.timezoneId });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
