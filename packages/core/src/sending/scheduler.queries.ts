@@ -220,7 +220,7 @@ export const APPLY_CLAIM_SQL = prepared(
  * (the same pending send and the claim's own claimed_at: not taken over after its lease, not
  * stopped meanwhile), and while its campaign and its mailbox are ACTIVE (a campaign paused, or a
  * mailbox paused or disconnected, after the claim sends nothing more: a tick sending ahead holds
- * sends for up to a minute). A lead not marked: its claim is lost and the body must not be ended.
+ * sends for up to SEND_AHEAD_MS, 2 minutes by default). A lead not marked: its claim is lost and the body must not be ended.
  * The mark renews the lease (a whole lease from now, next_send_at - claimed_at being the
  * claim's lease): a body that went out late in its lease, after a wait at the server, still has
  * time to be recorded, so a takeover records "outcome unknown" only for a worker that stopped.
