@@ -237,17 +237,19 @@ export const MARK_DATA_SQL = prepared(`
   RETURNING l.id`);
 
 /**
- * Hands claimed sends that were not started back (a tick sending ahead whose worker stops, or whose
- * mailbox failed on an earlier send of the tick): the lead is due again at $3 (its send time), no
- * longer in flight, and keeps its send id and variation (the retry sends the same e-mail). A first
- * step is free to go from another mailbox. Only while the claim holds the lead and no body went out.
- * $1 lead ids, $2 send ids, $3 due times, $4 now.
+ * Hands claimed sends that were not made back (a tick sending ahead whose worker stops, whose
+ * mailbox failed on an earlier send of the tick, or whose send was cut off before its body ended:
+ * the campaign or the mailbox paused): the lead is due again at its send time, no longer in
+ * flight, and keeps its send id and variation (the retry sends the same e-mail, not as a takeover).
+ * A first step is free to go from another mailbox. Only while this claim holds the lead (the same
+ * pending send and claimed_at: not taken over, not stopped) and no body went out (no DATA mark).
+ * $1 lead ids, $2 send ids, $3 the claims' claimed_at, $4 due times, $5 now.
  */
 export const RELEASE_CLAIMS_SQL = prepared(`
-  UPDATE leads l SET claimed_at = NULL, next_send_at = r.at, updated_at = $4::timestamptz,
+  UPDATE leads l SET claimed_at = NULL, next_send_at = r.at, updated_at = $5::timestamptz,
          email_account_id = CASE WHEN l.current_step = 0 THEN NULL ELSE l.email_account_id END
-    FROM unnest($1::text[], $2::text[], $3::text[]::timestamptz[]) AS r(id, send_id, at)
-   WHERE l.id = r.id AND l.pending_send_id = r.send_id AND l.claimed_at IS NOT NULL AND l.pending_data_at IS NULL
+    FROM unnest($1::text[], $2::text[], $3::text[]::timestamptz[], $4::text[]::timestamptz[]) AS r(id, send_id, claimed_at, at)
+   WHERE l.id = r.id AND l.pending_send_id = r.send_id AND l.claimed_at = r.claimed_at AND l.pending_data_at IS NULL
   RETURNING l.id`);
 
 /**

@@ -474,7 +474,8 @@ export async function runSchedulerTick(options: TickOptions): Promise<TickResult
 /**
  * What stops a mailbox's later sends in a tick (handed back, due again): its login refused, its
  * server unreachable or refusing for now, or a claim lost (the campaign or the mailbox paused, a
- * lead taken over): the next claim decides again rather than cutting off more bodies.
+ * lead taken over): the next claim decides again rather than cutting off more bodies. The lost
+ * claim goes back with them when its lead is still its own (no body went out).
  */
 const ENDS_CHAIN: ReadonlySet<DeliveryResult> = new Set(['mailbox_disconnected', 'deferred', 'lost_claim']);
 
@@ -522,7 +523,8 @@ async function deliverTick(options: {
         results.set(c, result);
         firstOver();
         if (ENDS_CHAIN.has(result)) {
-          unsent.push(...chain.slice(i + 1));
+          // A claim lost before its body ended (nothing went out) goes back too, unless another claim holds its lead.
+          unsent.push(...chain.slice(result === 'lost_claim' ? i : i + 1));
           return;
         }
       }
@@ -536,11 +538,13 @@ async function deliverTick(options: {
       RELEASE_CLAIMS_SQL,
       unsent.map((c) => c.leadId),
       unsent.map((c) => c.sendId),
+      unsent.map((c) => c.claimedAt.toISOString()),
       unsent.map((c) => c.sendAt.toISOString()),
       deps.ports.clock.now().toISOString(),
     );
-    for (const c of unsent) results.set(c, 'released');
-    deps.log.info({ released: released.length, claimed: unsent.length }, 'sends claimed ahead handed back unsent');
+    const ids = new Set(released.map((r) => r.id));
+    for (const c of unsent) if (ids.has(c.leadId)) results.set(c, 'released');
+    deps.log.info({ released: released.length, unsent: unsent.length }, 'claimed sends not made handed back');
   }
   const outcome = (r: DeliveryResult | 'released') => claim.claims.filter((c) => results.get(c) === r).length;
   const sentFrom = [...new Set(claim.claims.filter((c) => ['sent', 'unconfirmed', 'bounced'].includes(results.get(c) ?? '')).map((c) => c.campaignId))];

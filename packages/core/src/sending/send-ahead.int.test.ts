@@ -7,6 +7,7 @@ import { createSendingFixture, useSmtpServer, useTestDatabase } from '../testing
 import type { ServiceDeps } from '../shared/context';
 import type { Clock } from '../shared/ports';
 import { sendingGapWithJitter } from './pacing.rules';
+import { RELEASE_CLAIMS_SQL } from './scheduler.queries';
 import { CLAIM_LEASE_MS, claimDueSends, startSchedulerTick } from './scheduler.service';
 import { startSendingWorker } from './worker.service';
 
@@ -129,12 +130,23 @@ describe('delivering sends claimed ahead', () => {
     expect(tick.sendsLater).toBe(true);
     await tick.firstSends;
     await db.prisma.campaign.update({ where: { id: campaignId }, data: { status: 'PAUSED' } });
-    // Each mailbox's second send comes due within 75 s of the claim (7.5 s here), is cut off,
-    // and the mailbox's third is handed back.
+    // Each mailbox's second send comes due within 75 s of the claim (7.5 s here) and is cut off
+    // before its body ends; it and the mailbox's third are handed back.
     const result = await tick.finished;
-    expect(result).toMatchObject({ claimed: 6, sent: 2, released: 2 });
+    expect(result).toMatchObject({ claimed: 6, sent: 2, released: 4 });
     expect(receivedBy(leads)).toHaveLength(2);
     expect(await db.prisma.sentEmail.count({ where: { campaignId } })).toBe(2);
+    const waiting = await db.prisma.lead.findMany({ where: { campaignId, pendingSendId: { not: null } }, select: { claimedAt: true, pendingSendId: true, pendingDataAt: true } });
+    expect(waiting).toHaveLength(4);
+    expect(waiting.every((l) => l.claimedAt === null && l.pendingDataAt === null)).toBe(true);
+    // Resumed an hour later: their own e-mails (same send ids), claimed afresh, not as a takeover.
+    await db.prisma.campaign.update({ where: { id: campaignId }, data: { status: 'ACTIVE' } });
+    const { claims } = await claimDueSends({ deps: t.deps, now: new Date(Date.parse(START) + 60 * 60 * SECOND), maxSends: 100, workspaceIds: [t.ws] });
+    expect(claims).toHaveLength(2);
+    for (const claim of claims) {
+      expect(waiting.map((l) => l.pendingSendId)).toContain(claim.sendId);
+      expect(claim.takenOver).toBe(false);
+    }
   }, 60_000);
 
   it('stopping hands back the sends still waiting for their time: due again, then sent once with the same Message-ID', async () => {
@@ -167,4 +179,27 @@ describe('delivering sends claimed ahead', () => {
     const ids = await Promise.all(received.map(async (m) => (await simpleParser(m.raw)).messageId!.replace(/^<|@.*$/g, '')));
     expect(ids.filter((id) => handedBack.has(id))).toHaveLength(4);
   }, 60_000);
+
+  it('hands back only its own claims: not a lead another worker took over after the lease', async () => {
+    const { t } = await campaignOf(2, 'takeover');
+    const first = await claimDueSends({ deps: t.deps, now: t.clock.now(), maxSends: 100, workspaceIds: [t.ws] });
+    expect(first.claims).toHaveLength(2);
+    // The first worker stalls past its lease: another claims the same sends again (same send ids).
+    const later = new Date(t.clock.now().getTime() + CLAIM_LEASE_MS + SECOND);
+    const second = await claimDueSends({ deps: t.deps, now: later, maxSends: 100, workspaceIds: [t.ws] });
+    expect(second.claims.map((c) => c.sendId).sort()).toEqual(first.claims.map((c) => c.sendId).sort());
+    // The first worker, stopping, hands back what it holds: nothing any more.
+    const stale = first.claims;
+    const released = await db.prisma.$queryRawUnsafe<{ id: string }[]>(
+      RELEASE_CLAIMS_SQL,
+      stale.map((c) => c.leadId),
+      stale.map((c) => c.sendId),
+      stale.map((c) => c.claimedAt.toISOString()),
+      stale.map((c) => c.sendAt.toISOString()),
+      later.toISOString(),
+    );
+    expect(released).toEqual([]);
+    const leads = await db.prisma.lead.findMany({ where: { id: { in: stale.map((c) => c.leadId) } }, select: { claimedAt: true } });
+    expect(leads.map((l) => l.claimedAt)).toEqual([later, later]);
+  });
 });
