@@ -449,18 +449,8 @@ export async function startSchedulerTick(options: TickOptions): Promise<StartedT
     leaseMs: options.claimLeaseMs,
     aheadMs: options.claimAheadMs,
   });
-  // Each mailbox's sends, in the order claimed (their send times rise).
-  const chains = new Map<string, ClaimedSend[]>();
-  for (const c of claim.claims) {
-    const chain = chains.get(c.mailbox.id);
-    if (chain) chain.push(c);
-    else chains.set(c.mailbox.id, [c]);
-  }
-  let firstDone!: () => void;
-  const firstSends = new Promise<void>((resolve) => (firstDone = resolve));
-  const finished = deliverTick({ deps, now, claim, chains, workspaceIds: options.workspaceIds, signal: options.signal, firstDone });
-  finished.then(firstDone, firstDone);
-  return { claimed: claim.claims.length, sendsLater: chains.size < claim.claims.length, firstSends, finished };
+  const delivery = deliverTick({ deps, now, claim, workspaceIds: options.workspaceIds, signal: options.signal });
+  return { claimed: claim.claims.length, ...delivery };
 }
 
 /**
@@ -480,35 +470,66 @@ export async function runSchedulerTick(options: TickOptions): Promise<TickResult
 const ENDS_CHAIN: ReadonlySet<DeliveryResult> = new Set(['mailbox_disconnected', 'deferred', 'lost_claim']);
 
 /**
- * Delivers a tick's claims: each mailbox's sends (`chains`, in the order claimed: their send
- * times rise) one after another, each not before its time; `firstDone` once every mailbox's
- * first send is done.
+ * Hands back claimed sends that were not made (RELEASE_CLAIMS_SQL): due again at their send time,
+ * only those whose lead this claim still holds; the lead ids handed back.
  */
-async function deliverTick(options: {
+export async function releaseClaims(deps: ServiceDeps, claims: readonly ClaimedSend[]): Promise<Set<string>> {
+  const released = await deps.db.$queryRawUnsafe<{ id: string }[]>(
+    RELEASE_CLAIMS_SQL,
+    claims.map((c) => c.leadId),
+    claims.map((c) => c.sendId),
+    claims.map((c) => c.claimedAt.toISOString()),
+    claims.map((c) => c.sendAt.toISOString()),
+    deps.ports.clock.now().toISOString(),
+  );
+  return new Set(released.map((r) => r.id));
+}
+
+/**
+ * Delivers a tick's claims: each mailbox's sends (in the order claimed: their send times rise)
+ * one after another, each not before its time, different mailboxes in parallel. `firstSends`
+ * settles once each mailbox's first send is done (or not made); `sendsLater`: a mailbox has more.
+ */
+function deliverTick(options: {
   deps: ServiceDeps;
   now: Date;
   claim: ClaimResult;
-  chains: ReadonlyMap<string, ClaimedSend[]>;
   workspaceIds?: string[];
   signal?: AbortSignal;
-  firstDone: () => void;
+}): Pick<StartedTick, 'sendsLater' | 'firstSends' | 'finished'> {
+  const { deps, claim } = options;
+  const chains = new Map<string, ClaimedSend[]>();
+  for (const c of claim.claims) {
+    const chain = chains.get(c.mailbox.id);
+    if (chain) chain.push(c);
+    else chains.set(c.mailbox.id, [c]);
+  }
+  const firsts = [...chains.values()].map(() => Promise.withResolvers<void>());
+  return {
+    sendsLater: chains.size < claim.claims.length,
+    firstSends: Promise.all(firsts.map((f) => f.promise)).then(() => undefined),
+    finished: deliverChains({ ...options, chains: [...chains.values()], firstDone: firsts.map((f) => f.resolve) }),
+  };
+}
+
+async function deliverChains(options: {
+  deps: ServiceDeps;
+  now: Date;
+  claim: ClaimResult;
+  chains: readonly (readonly ClaimedSend[])[];
+  /** For each chain: called once its first send is done (or not made). */
+  firstDone: readonly (() => void)[];
+  workspaceIds?: string[];
+  signal?: AbortSignal;
 }): Promise<TickResult> {
-  const { deps, now, claim, chains } = options;
+  const { deps, now, claim } = options;
   // The tick's DATA marks and accepted sends are written in batches (send-delivery.service.ts, send-record.service.ts).
   const recorder = createSendRecorder({ deps });
   const marker = createDataMarker({ deps });
   const results = new Map<ClaimedSend, DeliveryResult | 'released'>();
   const unsent: ClaimedSend[] = [];
-  let firstsLeft = chains.size;
-  if (!firstsLeft) options.firstDone();
-  /** A mailbox's sends one after another; the tick's first send of each counted once done (or not made). */
-  const deliverChain = async (chain: readonly ClaimedSend[]) => {
-    let counted = false;
-    const firstOver = () => {
-      if (counted) return;
-      counted = true;
-      if (--firstsLeft === 0) options.firstDone();
-    };
+  /** A mailbox's sends one after another. */
+  const deliverChain = async (chain: readonly ClaimedSend[], firstDone: () => void) => {
     try {
       for (const [i, c] of chain.entries()) {
         if (!(await untilClock(deps.ports.clock, c.sendAt, options.signal))) {
@@ -521,7 +542,7 @@ async function deliverTick(options: {
           return 'lost_claim' as const;
         });
         results.set(c, result);
-        firstOver();
+        firstDone();
         if (ENDS_CHAIN.has(result)) {
           // A claim lost before its body ended (nothing went out) goes back too, unless another claim holds its lead.
           unsent.push(...chain.slice(result === 'lost_claim' ? i : i + 1));
@@ -529,22 +550,14 @@ async function deliverTick(options: {
         }
       }
     } finally {
-      firstOver();
+      firstDone();
     }
   };
-  await Promise.all([...chains.values()].map(deliverChain));
+  await Promise.all(options.chains.map((chain, k) => deliverChain(chain, options.firstDone[k]!)));
   if (unsent.length) {
-    const released = await deps.db.$queryRawUnsafe<{ id: string }[]>(
-      RELEASE_CLAIMS_SQL,
-      unsent.map((c) => c.leadId),
-      unsent.map((c) => c.sendId),
-      unsent.map((c) => c.claimedAt.toISOString()),
-      unsent.map((c) => c.sendAt.toISOString()),
-      deps.ports.clock.now().toISOString(),
-    );
-    const ids = new Set(released.map((r) => r.id));
-    for (const c of unsent) if (ids.has(c.leadId)) results.set(c, 'released');
-    deps.log.info({ released: released.length, unsent: unsent.length }, 'claimed sends not made handed back');
+    const released = await releaseClaims(deps, unsent);
+    for (const c of unsent) if (released.has(c.leadId)) results.set(c, 'released');
+    deps.log.info({ released: released.size, unsent: unsent.length }, 'claimed sends not made handed back');
   }
   const outcome = (r: DeliveryResult | 'released') => claim.claims.filter((c) => results.get(c) === r).length;
   const sentFrom = [...new Set(claim.claims.filter((c) => ['sent', 'unconfirmed', 'bounced'].includes(results.get(c) ?? '')).map((c) => c.campaignId))];

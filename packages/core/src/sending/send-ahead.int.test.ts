@@ -7,8 +7,7 @@ import { createSendingFixture, useSmtpServer, useTestDatabase } from '../testing
 import type { ServiceDeps } from '../shared/context';
 import type { Clock } from '../shared/ports';
 import { sendingGapWithJitter } from './pacing.rules';
-import { RELEASE_CLAIMS_SQL } from './scheduler.queries';
-import { CLAIM_LEASE_MS, claimDueSends, startSchedulerTick } from './scheduler.service';
+import { CLAIM_LEASE_MS, claimDueSends, releaseClaims, startSchedulerTick } from './scheduler.service';
 import { startSendingWorker } from './worker.service';
 
 const PASSWORDS: Record<string, string> = { 'erin@sender.test': 'erin-pw', 'frank@sender.test': 'frank-pw' };
@@ -190,15 +189,7 @@ describe('delivering sends claimed ahead', () => {
     expect(second.claims.map((c) => c.sendId).sort()).toEqual(first.claims.map((c) => c.sendId).sort());
     // The first worker, stopping, hands back what it holds: nothing any more.
     const stale = first.claims;
-    const released = await db.prisma.$queryRawUnsafe<{ id: string }[]>(
-      RELEASE_CLAIMS_SQL,
-      stale.map((c) => c.leadId),
-      stale.map((c) => c.sendId),
-      stale.map((c) => c.claimedAt.toISOString()),
-      stale.map((c) => c.sendAt.toISOString()),
-      later.toISOString(),
-    );
-    expect(released).toEqual([]);
+    expect(await releaseClaims(t.deps, stale)).toEqual(new Set());
     const leads = await db.prisma.lead.findMany({ where: { id: { in: stale.map((c) => c.leadId) } }, select: { claimedAt: true } });
     expect(leads.map((l) => l.claimedAt)).toEqual([later, later]);
   });
