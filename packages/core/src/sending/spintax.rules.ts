@@ -13,6 +13,8 @@ type SpinNode = { kind: 'text'; value: string } | { kind: 'group'; index: number
 // A merge-field placeholder as personalize() reads it: copied through as one atom.
 const PLACEHOLDER = /\{\{[^{}]*\}\}/y;
 const ESCAPABLE = new Set(['{', '}', '|', '\\']);
+// The characters a sequence interprets; everything between them is copied as it is.
+const SPECIAL = /[{}|\\]/g;
 // Deeper than anyone writes by hand; past it `{` is literal, which bounds the recursion.
 const MAX_DEPTH = 50;
 
@@ -63,6 +65,14 @@ function parse(text: string): SpinNode[] {
     };
     let pos = start;
     while (pos < text.length) {
+      // A run with nothing to interpret is copied as one slice, not a character at a time.
+      SPECIAL.lastIndex = pos;
+      const next = SPECIAL.exec(text)?.index ?? text.length;
+      if (next > pos) {
+        buffer += text.slice(pos, next);
+        pos = next;
+        continue;
+      }
       const c = text[pos]!;
       if (c === '\\' && pos + 1 < text.length && ESCAPABLE.has(text[pos + 1]!)) {
         buffer += text[pos + 1];
@@ -87,7 +97,7 @@ function parse(text: string): SpinNode[] {
       } else if (depth > 0 && (c === '|' || c === '}')) {
         break;
       } else {
-        // At the top level a stray `|` or `}` is plain text.
+        // At the top level a stray `|` or `}` is plain text; so is a `\` escaping nothing.
         buffer += c;
         pos++;
       }
@@ -131,6 +141,8 @@ function render(nodes: SpinNode[], seed: string): string {
  * `{{…}}` placeholder. Escapes (`\{ \} \| \\`) come out as the bare character.
  */
 export function spin(options: { text: string; seed: string }): string {
+  // No group and no escape: nothing to do (most subjects, many bodies).
+  if (!options.text.includes('{') && !options.text.includes('\\')) return options.text;
   const nodes = parse(options.text);
   numberGroups(nodes);
   return render(nodes, options.seed);
