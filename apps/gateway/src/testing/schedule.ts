@@ -1,9 +1,9 @@
 // A campaign schedule that is open while a test runs on the real clock, whatever the hour.
 
 /**
- * Every day, 00:00–23:59, in a zone where the day is not about to end. A sending window is
- * [from, to): in UTC this one is shut from 23:59 to midnight, and a test that sends on the real
- * clock in that minute found its campaign closed (a CI run that crossed midnight).
+ * Every day, 00:00–23:59 (to midnight), in a zone where the day is not about to end: a test that
+ * sends on the real clock does not cross into a new day (new daily counts, a new day's window)
+ * half-way through.
  */
 export function openAllDay(now: Date = new Date()) {
   const timezone = ['UTC', 'Asia/Tokyo', 'America/New_York'].find((zone) => {

@@ -86,6 +86,21 @@ describe('isWithinWindow', () => {
     expect(within(s, '2025-06-04T15:00:00.000Z')).toBe(false);
   });
 
+  it('reads a window ending at 23:59 as ending at midnight: 00:00–23:59 is open all day', () => {
+    const allDay = schedule({ days: EVERY_DAY, timing: { from: '00:00', to: '23:59' } });
+    // 23:59:30 CEST on Wednesday, the day's last millisecond, and 00:00 on Thursday.
+    expect(within(allDay, '2025-06-04T21:59:30.000Z')).toBe(true);
+    expect(within(allDay, '2025-06-04T21:59:59.999Z')).toBe(true);
+    expect(within(allDay, '2025-06-04T22:00:00.000Z')).toBe(true);
+    expect(next(allDay, '2025-06-04T21:59:30.000Z')).toBe('2025-06-04T21:59:30.000Z');
+    // On a day whose next day is disabled, the window still closes at midnight.
+    const weekdaysLate = schedule({ timing: { from: '20:00', to: '23:59' } });
+    expect(within(weekdaysLate, '2025-06-06T21:59:30.000Z')).toBe(true); // Friday 23:59:30
+    expect(within(weekdaysLate, '2025-06-06T22:00:00.000Z')).toBe(false); // Saturday 00:00
+    // Any other end is exclusive to the minute: 23:58 closes at 23:58.
+    expect(within(schedule({ timing: { from: '20:00', to: '23:58' } }), '2025-06-04T21:58:00.000Z')).toBe(false);
+  });
+
   it('uses the offset in force: the same UTC time is inside in winter and outside in summer', () => {
     // Wednesdays: 15:30Z is 16:30 CET in January, 17:30 CEST in July.
     expect(within(s, '2025-01-15T15:30:00Z')).toBe(true);

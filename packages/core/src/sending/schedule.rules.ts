@@ -33,7 +33,11 @@ export interface CampaignSchedule {
   days: Partial<Record<IsoWeekday, boolean>>;
   /** IANA zone name (Europe/Oslo); the window, the weekdays and the dates are all read in it. */
   timezone: string;
-  /** Daily window as local wall-clock 'HH:MM': `from` inclusive, `to` exclusive (from < to, no overnight windows). */
+  /**
+   * Daily window as local wall-clock 'HH:MM': `from` inclusive, `to` exclusive (from < to, no
+   * overnight windows). A window ending at 23:59 runs to midnight (windowEnd): HH:MM cannot say
+   * 24:00, and `00:00`–`23:59` is how an all-day window is written.
+   */
   timing: { from: string; to: string };
   /** First sending day, 'YYYY-MM-DD' in the schedule's zone, inclusive. */
   startDate?: string | null;
@@ -53,12 +57,20 @@ function isoWeekdayOf(dayMs: number): IsoWeekday {
   return String(jsDay === 0 ? 7 : jsDay) as IsoWeekday;
 }
 
+/** The last minute of the day as `to` (23:59) means midnight: its minute is in the window. */
+const END_OF_DAY = 23 * 60 + 59;
+
+/** The minute of the day a window ends at (exclusive), from its `to`: 23:59 is read as 24:00. */
+function windowEnd(to: number): number {
+  return to === END_OF_DAY ? 24 * 60 : to;
+}
+
 // --- public rules ---------------------------------------------------------------------
 
 /**
  * Whether a send may happen at `at`: the local weekday is enabled, the local time is in
- * [from, to), and the local day is within [startDate, endDate]. An invalid window (from ≥
- * to, a bad HH:MM) is never open.
+ * [from, to) (a `to` of 23:59: to midnight), and the local day is within [startDate,
+ * endDate]. An invalid window (from ≥ to, a bad HH:MM) is never open.
  */
 export function isWithinWindow(options: { schedule: CampaignSchedule; at: Date }): boolean {
   const { schedule } = options;
@@ -74,7 +86,7 @@ export function isWithinWindow(options: { schedule: CampaignSchedule; at: Date }
   // Milliseconds into the local day; offsets are whole seconds, so the instant's own
   // sub-second part carries over to the wall clock.
   const msOfDay = (wall.hour * 60 + wall.minute) * MINUTE_MS + wall.second * 1000 + (((at % 1000) + 1000) % 1000);
-  return msOfDay >= from * MINUTE_MS && msOfDay < to * MINUTE_MS;
+  return msOfDay >= from * MINUTE_MS && msOfDay < windowEnd(to) * MINUTE_MS;
 }
 
 /**
