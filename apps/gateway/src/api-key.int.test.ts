@@ -5,18 +5,23 @@ import { useTestServer } from './testing/suite';
 import { trpcFailure } from './testing/test-server';
 
 const { server, org, foreign } = useTestServer();
-const KEY = 'id name keyPrefix workspaceId role partnerName clientId createdAt revokedAt';
+const KEY = 'id name keyPrefix workspaceId role partnerName clientId createdAt lastUsedAt revokedAt';
 
 describe('API keys over GraphQL', () => {
   it('creates a key shown once that works on REST, lists it without the secret, and revoking it is a 401 at once', async () => {
     const created = await server.graphql(`mutation { createApiKey(name: "Zapier", role: READ_ONLY) { apiKey key { ${KEY} } } }`, { key: org.apiKey });
     expect(created.body.errors).toBeUndefined();
     const { apiKey, key } = created.body.data.createApiKey;
-    expect(key).toMatchObject({ name: 'Zapier', role: 'READ_ONLY', workspaceId: null, revokedAt: null, keyPrefix: apiKey.slice(0, 8) });
+    expect(key).toMatchObject({ name: 'Zapier', role: 'READ_ONLY', workspaceId: null, revokedAt: null, lastUsedAt: null, keyPrefix: apiKey.slice(0, 8) });
+    const before = Date.now();
     expect((await server.rest('GET', '/workspaces', { key: apiKey })).status).toBe(200);
 
+    // Listed as made, with the REST request as its last use.
     const listed = await server.graphql(`{ apiKeys { ${KEY} } }`, { key: org.apiKey });
-    expect(listed.body.data.apiKeys[0]).toEqual(key);
+    const { lastUsedAt, ...rest } = listed.body.data.apiKeys[0];
+    expect({ ...rest, lastUsedAt: null }).toEqual(key);
+    expect(Date.parse(lastUsedAt)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(lastUsedAt)).toBeLessThanOrEqual(Date.now());
     expect(JSON.stringify(listed.body)).not.toContain(apiKey);
 
     // A READ_ONLY key may not manage keys.

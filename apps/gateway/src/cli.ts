@@ -186,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
       const keys = await prisma.apiKey.findMany({
         where: { organizationId },
         orderBy: { createdAt: 'asc' },
-        select: { id: true, name: true, keyPrefix: true, workspaceId: true, partnerName: true, partnerGrants: { select: { workspaceId: true }, orderBy: { workspaceId: 'asc' } }, createdAt: true, revokedAt: true },
+        select: { id: true, name: true, keyPrefix: true, workspaceId: true, partnerName: true, partnerGrants: { select: { workspaceId: true }, orderBy: { workspaceId: 'asc' } }, createdAt: true, lastUsedAt: true, revokedAt: true },
       });
       print(
         keys.map((k) => ({
@@ -196,6 +196,7 @@ async function main(argv: string[]): Promise<number> {
           workspace_id: k.workspaceId,
           ...(k.partnerName !== null ? { partner_name: k.partnerName, workspace_ids: k.partnerGrants.map((g) => g.workspaceId) } : {}),
           created_at: k.createdAt,
+          last_used_at: k.lastUsedAt,
           revoked_at: k.revokedAt,
         })),
       );

@@ -90,10 +90,11 @@ describe('CLI', { timeout: 240_000 }, () => {
     const secondKey = JSON.parse(second.stdout) as { api_key_id: string; api_key: string };
     expect(secondKey.api_key).not.toBe(org.api_key);
 
-    const list = JSON.parse(cli(dataDir, ['keys', 'list', '--org', org.organization_id]).stdout) as { name: string; prefix: string; revoked_at: string | null }[];
-    expect(list.map((k) => [k.name, k.prefix, k.revoked_at])).toEqual([
-      ['default', org.api_key.slice(0, 8), null],
-      ['zapier', secondKey.api_key.slice(0, 8), null],
+    const list = JSON.parse(cli(dataDir, ['keys', 'list', '--org', org.organization_id]).stdout) as { name: string; prefix: string; last_used_at: string | null; revoked_at: string | null }[];
+    // Neither key has authenticated a request yet.
+    expect(list.map((k) => [k.name, k.prefix, k.last_used_at, k.revoked_at])).toEqual([
+      ['default', org.api_key.slice(0, 8), null, null],
+      ['zapier', secondKey.api_key.slice(0, 8), null, null],
     ]);
     expect(JSON.stringify(list)).not.toContain(org.api_key);
 

@@ -69,6 +69,10 @@ describe.skipIf(unavailable)('API keys in a browser', () => {
     await page.reload();
     await table.getByText('Zapier').waitFor();
     expect(await page.content()).not.toContain(key);
+    // Used once on the API: its last use is today, as its creation (the table's 4th and 5th columns).
+    const cells = row.getByRole('cell');
+    expect(await cells.nth(4).textContent()).toBe(await cells.nth(3).textContent());
+    expect(await row.getByText('Never').count()).toBe(0);
 
     // Revoking asks first; then the key answers 401 at once.
     await page.getByRole('button', { name: 'Revoke the key Zapier' }).click();

@@ -37,6 +37,33 @@ describe('API keys as operations', () => {
     expect(again.key.revoked_at).toBe(revoked.key.revoked_at);
   });
 
+  it('tells when each key last authenticated a request, to the minute: at most one write a minute, none for a refused key', async () => {
+    const t = await createTestTenant({ db });
+    let now = Date.parse('2026-03-02T10:00:00.000Z');
+    const auth = createAuthenticator({ db: db.prisma, ttlMs: 0, now: () => now, cache: t.deps.caches.apiKeys });
+    const created = await executeOperation({ op: ops.create, ctx: t.ctx, input: { name: 'Zapier' } });
+    const lastUsed = async () => (await executeOperation({ op: ops.list, ctx: t.ctx, input: {} })).api_keys.find((k) => k.id === created.key.id)!.last_used_at;
+    expect(created.key.last_used_at).toBeNull();
+    expect(await lastUsed()).toBeNull();
+
+    await auth.authenticate(created.api_key);
+    expect(await lastUsed()).toBe('2026-03-02T10:00:00.000Z');
+    // Within the minute: looked up again (no cache here), not written again.
+    now += 59_000;
+    await auth.authenticate(created.api_key);
+    expect(await lastUsed()).toBe('2026-03-02T10:00:00.000Z');
+    now += 2_000;
+    await auth.authenticate(created.api_key);
+    expect(await lastUsed()).toBe('2026-03-02T10:01:01.000Z');
+    // The organization's other keys are untouched.
+    expect((await db.prisma.apiKey.findUniqueOrThrow({ where: { id: t.org.apiKeyId } })).lastUsedAt).toBeNull();
+
+    await executeOperation({ op: ops.revoke, ctx: t.ctx, input: { id: created.key.id } });
+    now += 120_000;
+    await expectDomainError(auth.authenticate(created.api_key), 'unauthenticated', 'auth.invalid_key');
+    expect(await lastUsed()).toBe('2026-03-02T10:01:01.000Z');
+  });
+
   it("another organization's key is 404, and its workspace cannot scope a key", async () => {
     const t = await createTestTenant({ db });
     const other = await createTestTenant({ db });

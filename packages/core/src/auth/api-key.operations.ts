@@ -11,8 +11,8 @@ import { CreateApiKeyInput, CreateApiKeyOutput, ListApiKeysInput, ListApiKeysOut
 const RULES =
   'OWNER and ADMIN only (403 `auth.role_forbidden`), with an organization-wide caller: a workspace-limited, client or partner key is 403 `auth.organization_key_required`.';
 
-const SELECT = { id: true, name: true, keyPrefix: true, workspaceId: true, role: true, partnerName: true, clientId: true, createdAt: true, revokedAt: true } as const;
-type KeyRow = { id: string; name: string; keyPrefix: string; workspaceId: string | null; role: 'OWNER' | 'ADMIN' | 'MEMBER' | 'READ_ONLY' | null; partnerName: string | null; clientId: string | null; createdAt: Date; revokedAt: Date | null };
+const SELECT = { id: true, name: true, keyPrefix: true, workspaceId: true, role: true, partnerName: true, clientId: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
+type KeyRow = { id: string; name: string; keyPrefix: string; workspaceId: string | null; role: 'OWNER' | 'ADMIN' | 'MEMBER' | 'READ_ONLY' | null; partnerName: string | null; clientId: string | null; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
 
 function rowOf(k: KeyRow) {
   return {
@@ -24,6 +24,7 @@ function rowOf(k: KeyRow) {
     partner_name: k.partnerName,
     client_id: k.clientId,
     created_at: k.createdAt.toISOString(),
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
     revoked_at: k.revokedAt?.toISOString() ?? null,
   };
 }
@@ -46,7 +47,7 @@ export const listApiKeys = defineOperation({
   kind: 'query',
   role: 'admin',
   summary: 'List API keys',
-  description: `The organization's API keys, newest first, revoked ones included (\`revoked_at\`): organization keys, workspace-limited keys, client-access and partner keys. Never the key or its hash: its first group, \`key_prefix\`. ${RULES}`,
+  description: `The organization's API keys, newest first, revoked ones included (\`revoked_at\`): organization keys, workspace-limited keys, client-access and partner keys. Never the key or its hash: its first group, \`key_prefix\`. \`last_used_at\`: when it last authenticated a request, to the minute. ${RULES}`,
   input: ListApiKeysInput,
   output: ListApiKeysOutput,
   workspace: 'none',

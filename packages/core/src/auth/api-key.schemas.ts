@@ -31,6 +31,7 @@ export const ApiKeyRow = z.object({
   partner_name: z.string().nullable().describe("A partner key's partner"),
   client_id: z.string().nullable().describe("A client-access key's client"),
   created_at: z.string(),
+  last_used_at: z.string().nullable().describe('When the key last authenticated a request, to the minute; null: never used'),
   revoked_at: z.string().nullable(),
 });
 

@@ -7,11 +7,36 @@ export function unauthenticated(code: string, message: string): DomainError {
   return new DomainError({ kind: 'unauthenticated', code, message });
 }
 
-async function loadActor(db: PrismaClient, apiKey: string): Promise<Actor | null> {
-  const key = await db.apiKey.findUnique({
+/** How stale a key's `last_used_at` may get before a lookup writes it again: it is told to the minute. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+/**
+ * Notes that a key was used (`last_used_at`, shown in the key listing), when what is stored is
+ * older than LAST_USED_PRECISION_MS: at most one write per key a minute, whatever the traffic, and
+ * none while the lookup is cached. The condition in SQL keeps processes that look the key up at
+ * the same time from writing it twice. Bookkeeping: a failure here never fails the request.
+ */
+async function noteUsed(db: PrismaClient, key: { id: string; lastUsedAt: Date | null }, now: number): Promise<void> {
+  if (key.lastUsedAt && now - key.lastUsedAt.getTime() < LAST_USED_PRECISION_MS) return;
+  const stale = new Date(now - LAST_USED_PRECISION_MS);
+  await db.apiKey
+    .updateMany({ where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] }, data: { lastUsedAt: new Date(now) } })
+    .catch(() => undefined);
+}
+
+async function loadActor(db: PrismaClient, apiKey: string, now: number): Promise<Actor | null> {
+  const key = await findKey(db, apiKey);
+  const actor = key ? actorOf(key) : null;
+  if (key && actor) await noteUsed(db, key, now);
+  return actor;
+}
+
+function findKey(db: PrismaClient, apiKey: string) {
+  return db.apiKey.findUnique({
     where: { keyHash: hashApiKey(apiKey) },
     select: {
       id: true,
+      lastUsedAt: true,
       organizationId: true,
       workspaceId: true,
       revokedAt: true,
@@ -23,7 +48,11 @@ async function loadActor(db: PrismaClient, apiKey: string): Promise<Actor | null
       workspace: { select: { deletedAt: true } },
     },
   });
-  if (!key || key.revokedAt) return null;
+}
+
+/** Who a key acts as; null when it is revoked or no longer reaches anything. */
+function actorOf(key: NonNullable<Awaited<ReturnType<typeof findKey>>>): Actor | null {
+  if (key.revokedAt) return null;
   // A key of a deleted organization or workspace answers as a revoked one, from the delete on.
   if (key.organization.deletedAt || key.workspace?.deletedAt) return null;
   if (key.partnerName !== null) {
@@ -79,7 +108,10 @@ export function createAuthenticator(options: {
   maxEntries?: number;
   /** The process's cache (`Caches.apiKeys`), which apiKey.revoke clears; a private one otherwise. */
   cache?: Map<string, { actor: Actor | null; expires: number }>;
+  /** Milliseconds since the epoch (Date.now by default): the cache's expiry and a key's `last_used_at`. */
+  now?: () => number;
 }): Authenticator {
+  const clock = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? 5_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const cache = options.cache ?? new Map<string, { actor: Actor | null; expires: number }>();
@@ -88,10 +120,10 @@ export function createAuthenticator(options: {
       const key = apiKey?.trim().toLowerCase();
       if (!key) throw unauthenticated('auth.missing_key', 'API key is required: send it in the x-api-key header');
       if (!isWellFormedApiKey(key)) throw unauthenticated('auth.invalid_key', 'API key is invalid');
-      const now = Date.now();
+      const now = clock();
       let entry = cache.get(key);
       if (!entry || entry.expires <= now) {
-        entry = { actor: await loadActor(options.db, key), expires: now + ttlMs };
+        entry = { actor: await loadActor(options.db, key, now), expires: now + ttlMs };
         if (cache.size >= maxEntries) cache.clear();
         cache.set(key, entry);
       }
@@ -102,7 +134,7 @@ export function createAuthenticator(options: {
       const key = apiKey?.trim().toLowerCase();
       if (!key || !isWellFormedApiKey(key)) return false;
       const entry = cache.get(key);
-      return !entry || entry.expires <= Date.now();
+      return !entry || entry.expires <= clock();
     },
     invalidate() {
       cache.clear();

@@ -61,7 +61,7 @@ function ApiKeys(props: { workspaceId: string; workspaceName: string }) {
           No API keys yet.
         </Text>
       ) : (
-        <TableScroll minWidth={760} label="API keys">
+        <TableScroll minWidth={860} label="API keys">
           <Table striped aria-label="API keys">
             <Table.Thead>
               <Table.Tr>
@@ -69,6 +69,7 @@ function ApiKeys(props: { workspaceId: string; workspaceName: string }) {
                 <Table.Th>Scope</Table.Th>
                 <Table.Th>Role</Table.Th>
                 <Table.Th>Created</Table.Th>
+                <Table.Th>Last used</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>Actions</Table.Th>
               </Table.Tr>
@@ -85,6 +86,7 @@ function ApiKeys(props: { workspaceId: string; workspaceName: string }) {
                   <Table.Td>{scopeOf(k)}</Table.Td>
                   <Table.Td>{k.role ? ROLE_WORDS[k.role] : 'Full access'}</Table.Td>
                   <Table.Td>{day(k.createdAt)}</Table.Td>
+                  <Table.Td>{k.lastUsedAt ? day(k.lastUsedAt) : 'Never'}</Table.Td>
                   <Table.Td>
                     {k.revokedAt ? (
                       <Badge variant="light" color="gray">

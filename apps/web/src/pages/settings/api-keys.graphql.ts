@@ -3,7 +3,7 @@ import { graphql } from '../../graphql/graphql';
 
 export const ApiKeysQuery = graphql(`
   query ApiKeys {
-    apiKeys { id name keyPrefix workspaceId role partnerName clientId createdAt revokedAt }
+    apiKeys { id name keyPrefix workspaceId role partnerName clientId createdAt lastUsedAt revokedAt }
     workspaces { id name }
   }
 `);
