@@ -89,6 +89,12 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
+  // A layout still moving (the navigation sliding away once the viewport became a phone's) is not
+  // what a person sees: wait for running transitions to end (endless ones, a spinner, aside). A
+  // screenshot asserts nothing, so past 5 s it is taken as it is.
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), undefined, { timeout: 5_000 })
+    .catch(() => undefined);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
 }
 
