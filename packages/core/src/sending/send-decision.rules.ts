@@ -274,9 +274,8 @@ function soonestReady(
     if (at === undefined || !campaignMailboxes.has(id) || (mailboxLeft.get(id) ?? 0) <= 0) continue;
     if (!best || at < best.at) best = { id, at };
   }
-  if (!best || best.at > ahead.until.getTime()) return null;
-  const at = new Date(best.at);
-  return ahead.within(at) ? { id: best.id, at } : null;
+  const at = best && readyWithin(ahead, best.id);
+  return best && at ? { id: best.id, at } : null;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { SendOutcome } from '../shared/mail-sender';
 import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
 import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
 import { MAX_SEND_ATTEMPTS, retryDelayMs } from './pacing.rules';
-import { MARK_DATA_SQL } from './scheduler.queries';
+import { MARK_DATA_SQL, RELEASE_CLAIMS_SQL } from './scheduler.queries';
 import type { ClaimedSend } from './send-decision.rules';
 import { recordSend, type AcceptedSend, type SendRecorder } from './send-record.service';
 
@@ -193,14 +193,11 @@ export async function deliverClaim(options: {
   }
 }
 
-/** The lead of a claim whose mailbox is disconnected waits (a first step is free to go out from another mailbox). */
+/**
+ * The lead of a claim whose mailbox is disconnected waits, due now (a first step is free to go
+ * out from another mailbox): handed back as a tick hands back the sends it did not make.
+ */
 async function releaseLead(tx: Tx, claim: ClaimedSend, now: Date): Promise<void> {
-  await tx.$executeRawUnsafe(
-    `UPDATE leads SET claimed_at = NULL, next_send_at = $3::timestamptz, updated_at = $3::timestamptz,
-            email_account_id = CASE WHEN current_step = 0 THEN NULL ELSE email_account_id END
-      WHERE id = $1 AND pending_send_id = $2`,
-    claim.leadId,
-    claim.sendId,
-    now.toISOString(),
-  );
+  const nowIso = now.toISOString();
+  await tx.$queryRawUnsafe(RELEASE_CLAIMS_SQL, [claim.leadId], [claim.sendId], [claim.claimedAt.toISOString()], [nowIso], nowIso);
 }
