@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type MailMessage from 'nodemailer/lib/mailer/mail-message';
+import { buildRawMessage } from './mail-mime.rules';
 import { classifyMailFailure, mailFailureMessage, mailTarget, smtpAuth, type MailConnectionOptions, type MailServerSettings } from './mail-verifier';
 
 /** The domain of an address, lower-cased (the right-hand side of a Message-ID we mint); "localhost" when it has none. */
@@ -175,7 +176,11 @@ export function createMailSender(options: MailConnectionOptions & { maxConnectio
       const pending = transportFor(mailboxId, version, smtp);
       try {
         const transport = await pending;
-        const mail: SendMailOptions & { beforeEndOfData?: () => Promise<void> } = { ...nodemailerMessage(message), beforeEndOfData };
+        // Built in one pass (mail-mime.rules.ts); nodemailer composes what that leaves to it (attachments).
+        const built = buildRawMessage(message, { date: new Date(), boundary: `--_Outreach-${randomBytes(12).toString('hex')}-Part_1` });
+        const mail: SendMailOptions & { beforeEndOfData?: () => Promise<void> } = built
+          ? { envelope: built.envelope, raw: built.raw, beforeEndOfData }
+          : { ...nodemailerMessage(message), beforeEndOfData };
         const info = await transport.sendMail(mail);
         return { status: 'sent', response: String(info.response ?? '') };
       } catch (error) {
