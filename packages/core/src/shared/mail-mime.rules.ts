@@ -72,9 +72,9 @@ function textPart(contentType: 'text/plain' | 'text/html', content: string): { h
 
 /**
  * The message, or null when nodemailer must compose it (attachments; an empty text or HTML; a
- * custom header name that is not plain printable ASCII or that names a header the message sets). `boundary` separates the parts of a text + HTML message (random per
- * message; it must not occur in the bodies, which a long random value and quoted-printable,
- * base64 or short 7bit lines make sure of); `date` is its Date header.
+ * custom header name that is not plain printable ASCII or that names a header the message sets).
+ * `boundary` separates the parts of a text + HTML message (random per message, so that it does
+ * not occur in a body); `date` is its Date header.
  */
 export function buildRawMessage(message: OutgoingMessage, options: { date: Date; boundary: string }): RawMessage | null {
   // nodemailer leaves out an empty part (an e-mail of HTML alone, or of an empty text): its shape then.
