@@ -666,7 +666,11 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
     const rawPacedRound = (messages: Sent[]) =>
       rawWith(messages, async (sendOne) => {
         const byMailbox = new Map<string, Sent[]>();
-        for (const m of messages) byMailbox.set(m.mailboxId, [...(byMailbox.get(m.mailboxId) ?? []), m]);
+        for (const m of messages) {
+          const list = byMailbox.get(m.mailboxId);
+          if (list) list.push(m);
+          else byMailbox.set(m.mailboxId, [m]);
+        }
         await Promise.all(
           [...byMailbox.values()].map(async (list) => {
             for (const m of list) {

@@ -46,7 +46,7 @@ function header(lines: string[], key: string, value: MimeNodeHeaderValue): void 
   lines.push(foldLines(`${key}: ${encoded}`, LINE_LENGTH));
 }
 
-/** Whether nodemailer would write a text as quoted-printable (more Latin letters than other characters) rather than base64. */
+/** Whether nodemailer would write a text as quoted-printable (more Latin letters than other characters) rather than base64: its MimeNode's `_getTextEncoding`, which it does not export. */
 function prefersQuotedPrintable(text: string): boolean {
   let other = 0;
   let latin = 0;
