@@ -228,9 +228,15 @@ export interface HeadroomSeed {
   due: number;
 }
 
-const HEADROOM_SEED_NAME = 'bench-headroom-v1';
-const HR_MAILBOXES = 5_000;
-const HR_CAMPAIGNS = 250; // 20 mailboxes each
+/** The headroom seeds: 5,000 mailboxes (one worker), and twice as many (two workers). */
+export const HEADROOM_SIZES = [5_000, 10_000] as const;
+export type HeadroomSize = (typeof HEADROOM_SIZES)[number];
+/** Each size's organization, and the first hex digit of its ids (the seeds share a database). */
+const HEADROOM_SEEDS: Record<HeadroomSize, { name: string; digit: string; tag: string }> = {
+  5_000: { name: 'bench-headroom-v1', digit: '6', tag: 'h' },
+  10_000: { name: 'bench-headroom-10000-v1', digit: '7', tag: 'hh' },
+};
+const HR_MAILBOXES_PER_CAMPAIGN = 20;
 const HR_DUE_PER_CAMPAIGN = 800;
 const HR_SENT_PER_CAMPAIGN = 800; // 200,000 sends today, 40 per mailbox
 /** 20:00 UTC: twenty hours of the day's sends are behind it. */
@@ -240,17 +246,25 @@ const HR_NOW = '2026-03-04T20:00:00.000Z';
  * 5,000 mailboxes (100 a day, 1-minute gap) in 250 campaigns of 20, each campaign with 800
  * leads due and 800 leads sent today (200,000 sends since midnight, 40 a mailbox): what a
  * claim late in a busy day reads. Seeded once in its own organization ("bench-headroom-v1").
+ * With `mailboxes` 10,000: the same twice over (500 campaigns, 400,000 leads due, 400,000 sends
+ * today), in "bench-headroom-10000-v1".
  */
-export async function ensureHeadroomSeed(options: { db: Database; pool: pg.Pool; log: (line: string) => void; encryptedPassword: string }): Promise<HeadroomSeed> {
-  const { pool, log } = options;
-  const existing = await existingSeed<HeadroomSeed>({ pool, name: HEADROOM_SEED_NAME, key: 'benchHeadroom' });
+export async function ensureHeadroomSeed(options: { db: Database; pool: pg.Pool; log: (line: string) => void; encryptedPassword: string; mailboxes?: HeadroomSize }): Promise<HeadroomSeed> {
+  const { pool } = options;
+  const HR_MAILBOXES = options.mailboxes ?? 5_000;
+  const HR_CAMPAIGNS = HR_MAILBOXES / HR_MAILBOXES_PER_CAMPAIGN;
+  const { name, digit, tag } = HEADROOM_SEEDS[HR_MAILBOXES];
+  // Ids: hexId with this seed's first digit (mailboxes d9, campaigns dc, steps dd, variations de, leads df, sends da).
+  const id = (kind: string, expr: string) => hexId(`${digit}${kind}`, expr);
+  const log = (line: string) => options.log(HR_MAILBOXES === 5_000 ? line : line.replace('seed (headroom)', `seed (headroom, ${HR_MAILBOXES.toLocaleString('en')})`));
+  const existing = await existingSeed<HeadroomSeed>({ pool, name, key: 'benchHeadroom' });
   if (existing) {
-    log('seed (headroom): reusing the existing data (drop the organization "bench-headroom-v1" to reseed)');
+    log(`seed (headroom): reusing the existing data (drop the organization "${name}" to reseed)`);
     return existing;
   }
   const started = Date.now();
-  const { org, ws, client, step } = await startSeed({ db: options.db, pool, name: HEADROOM_SEED_NAME, workspaceName: 'bench headroom', log, prefix: 'seed (headroom)' });
-  const perCampaign = HR_MAILBOXES / HR_CAMPAIGNS;
+  const { org, ws, client, step } = await startSeed({ db: options.db, pool, name, workspaceName: 'bench headroom', log, prefix: 'seed (headroom)' });
+  const perCampaign = HR_MAILBOXES_PER_CAMPAIGN;
   const leadsPerCampaign = HR_DUE_PER_CAMPAIGN + HR_SENT_PER_CAMPAIGN;
   try {
     await client.query('SET synchronous_commit = off');
@@ -261,28 +275,28 @@ export async function ensureHeadroomSeed(options: { db: Database; pool: pg.Pool;
       `INSERT INTO email_accounts (id, organization_id, workspace_id, email, email_normalized, first_name, last_name, status,
                                    smtp_host, smtp_port, smtp_username, smtp_password_enc, imap_host, imap_port, imap_username, imap_password_enc,
                                    daily_limit, sending_gap, signature, updated_at)
-       SELECT ${hexId('69', 'k')}, $1, $2, e, e, 'Sender' || k, 'Bench', 'ACTIVE'::"EmailAccountStatus",
+       SELECT ${id('9', 'k')}, $1, $2, e, e, 'Sender' || k, 'Bench', 'ACTIVE'::"EmailAccountStatus",
               '127.0.0.1', 2525, e, $3, '127.0.0.1', 1143, e, $3, 100, 1, '<p>Sender ' || k || '</p>', now()
-         FROM generate_series(1, ${HR_MAILBOXES}) k, LATERAL (SELECT 'hsender' || k || '@houtbound' || ((k - 1) / 5 + 1) || '.example.com' AS e) x`,
+         FROM generate_series(1, ${HR_MAILBOXES}) k, LATERAL (SELECT '${tag}sender' || k || '@${tag}outbound' || ((k - 1) / 5 + 1) || '.example.com' AS e) x`,
       [org.organizationId, ws, options.encryptedPassword],
     );
     await step(
       `campaigns (${HR_CAMPAIGNS} ACTIVE, open all day in UTC, 10,000 a day)`,
       `INSERT INTO campaigns (id, organization_id, workspace_id, name, status, type, daily_limit, open_tracking, unsubscribe_link, schedule, updated_at)
-       SELECT ${hexId('6c', 'c')}, $1, $2, 'headroom bench ' || c, 'ACTIVE'::"CampaignStatus", 'parent'::"CampaignType", 10000, true, true, $3::jsonb, now()
+       SELECT ${id('c', 'c')}, $1, $2, 'headroom bench ' || c, 'ACTIVE'::"CampaignStatus", 'parent'::"CampaignType", 10000, true, true, $3::jsonb, now()
          FROM generate_series(1, ${HR_CAMPAIGNS}) c`,
       [org.organizationId, ws, JSON.stringify(ALL_WEEK_UTC)],
     );
     await step(
       `campaign mailboxes (${perCampaign} per campaign, none shared)`,
       `INSERT INTO campaign_email_accounts (campaign_id, email_account_id)
-       SELECT ${hexId('6c', 'c')}, ${hexId('69', `(c - 1) * ${perCampaign} + j + 1`)}
+       SELECT ${id('c', 'c')}, ${id('9', `(c - 1) * ${perCampaign} + j + 1`)}
          FROM generate_series(1, ${HR_CAMPAIGNS}) c, generate_series(0, ${perCampaign - 1}) j`,
     );
     await step(
       'steps (3 per campaign)',
       `INSERT INTO sequence_steps (id, workspace_id, campaign_id, step, wait_time)
-       SELECT ${hexId('6d', 'c * 10 + s')}, $1, ${hexId('6c', 'c')}, s, (ARRAY[${WAIT_DAYS[1]}, ${WAIT_DAYS[2]}, ${WAIT_DAYS[3]}])[s]
+       SELECT ${id('d', 'c * 10 + s')}, $1, ${id('c', 'c')}, s, (ARRAY[${WAIT_DAYS[1]}, ${WAIT_DAYS[2]}, ${WAIT_DAYS[3]}])[s]
          FROM generate_series(1, ${HR_CAMPAIGNS}) c, generate_series(1, 3) s`,
       [ws],
     );
@@ -290,7 +304,7 @@ export async function ensureHeadroomSeed(options: { db: Database; pool: pg.Pool;
     await step(
       'variations (2 per step)',
       `INSERT INTO variations (id, workspace_id, campaign_id, step_id, label, subject, body)
-       SELECT ${hexId('6e', '(c * 10 + s) * 2 + v')}, $1, ${hexId('6c', 'c')}, ${hexId('6d', 'c * 10 + s')}, chr(64 + v),
+       SELECT ${id('e', '(c * 10 + s) * 2 + v')}, $1, ${id('c', 'c')}, ${id('d', 'c * 10 + s')}, chr(64 + v),
               ($2::text[])[(s - 1) * 2 + v], ($3::text[])[(s - 1) * 2 + v]
          FROM generate_series(1, ${HR_CAMPAIGNS}) c, generate_series(1, 3) s, generate_series(1, 2) v`,
       [ws, texts.map((t) => t.subject), texts.map((t) => t.body)],
@@ -301,26 +315,26 @@ export async function ensureHeadroomSeed(options: { db: Database; pool: pg.Pool;
       `leads (${HR_CAMPAIGNS} × ${leadsPerCampaign})`,
       `INSERT INTO leads (id, organization_id, workspace_id, campaign_id, email, email_normalized, first_name, last_name, company_name,
                           status, current_step, is_completed, email_account_id, next_send_at, last_sent_at, created_at, updated_at)
-       SELECT ${hexId('6f', 'n')}, $1, $2, ${hexId('6c', 'c')}, e, e, 'Lead' || n, 'Surname', 'Company ' || (n % 4999),
+       SELECT ${id('f', 'n')}, $1, $2, ${id('c', 'c')}, e, e, 'Lead' || n, 'Surname', 'Company ' || (n % 4999),
               (CASE WHEN i < ${HR_DUE_PER_CAMPAIGN} THEN 'NOT_CONTACTED' ELSE 'CONTACTED' END)::"LeadStatus",
               (i >= ${HR_DUE_PER_CAMPAIGN})::int, false,
-              CASE WHEN i >= ${HR_DUE_PER_CAMPAIGN} THEN ${hexId('69', `(c - 1) * ${perCampaign} + i % ${perCampaign} + 1`)} END,
+              CASE WHEN i >= ${HR_DUE_PER_CAMPAIGN} THEN ${id('9', `(c - 1) * ${perCampaign} + i % ${perCampaign} + 1`)} END,
               CASE WHEN i < ${HR_DUE_PER_CAMPAIGN} THEN $3::timestamptz - interval '1 day' + i * interval '1 second' ELSE $3::timestamptz + interval '3 days' END,
               CASE WHEN i >= ${HR_DUE_PER_CAMPAIGN} THEN date_trunc('day', $3::timestamptz) + (i - ${HR_DUE_PER_CAMPAIGN}) * interval '89 seconds' END,
               $3::timestamptz - interval '2 days', $3::timestamptz - interval '1 hour'
          FROM (SELECT n, (n - 1) / ${leadsPerCampaign} + 1 AS c, (n - 1) % ${leadsPerCampaign} AS i
                  FROM generate_series(1, ${HR_CAMPAIGNS * leadsPerCampaign}) n) a,
-              LATERAL (SELECT 'hlead' || n || '@hcompany' || (n % 4999) || '.example.com' AS e) x`,
+              LATERAL (SELECT '${tag}lead' || n || '@${tag}company' || (n % 4999) || '.example.com' AS e) x`,
       [org.organizationId, ws, HR_NOW],
     );
     await step(
       `today's sends (${(HR_CAMPAIGNS * HR_SENT_PER_CAMPAIGN).toLocaleString('en')})`,
       `INSERT INTO sent_emails (id, organization_id, workspace_id, campaign_id, lead_id, email_account_id, step, variation_id, variation_label,
                                 message_id, subject, body, is_text, sent_at)
-       SELECT '6a' || lpad(to_hex(n), 22, '0'), $1, $2, ${hexId('6c', 'c')}, ${hexId('6f', 'n')},
-              ${hexId('69', `(c - 1) * ${perCampaign} + i % ${perCampaign} + 1`)}, 1,
-              ${hexId('6e', '(c * 10 + 1) * 2 + n % 2 + 1')}, chr(65 + n % 2),
-              '6a' || lpad(to_hex(n), 22, '0') || '@houtbound.example.com', 'Question', '<p>Hi</p>', false,
+       SELECT '${digit}a' || lpad(to_hex(n), 22, '0'), $1, $2, ${id('c', 'c')}, ${id('f', 'n')},
+              ${id('9', `(c - 1) * ${perCampaign} + i % ${perCampaign} + 1`)}, 1,
+              ${id('e', '(c * 10 + 1) * 2 + n % 2 + 1')}, chr(65 + n % 2),
+              '${digit}a' || lpad(to_hex(n), 22, '0') || '@${tag}outbound.example.com', 'Question', '<p>Hi</p>', false,
               date_trunc('day', $3::timestamptz) + (i - ${HR_DUE_PER_CAMPAIGN}) * interval '89 seconds'
          FROM (SELECT n, (n - 1) / ${leadsPerCampaign} + 1 AS c, (n - 1) % ${leadsPerCampaign} AS i
                  FROM generate_series(1, ${HR_CAMPAIGNS * leadsPerCampaign}) n) a
