@@ -4,14 +4,20 @@ import type { CampaignRow, LeadRow } from './scheduler.queries';
 
 const now = new Date('2026-03-04T12:00:00Z');
 const mailbox = (id: string, over: Partial<CountedMailbox> = {}): CountedMailbox =>
-  ({ id, status: 'ACTIVE', daily_limit: 10, next_send_allowed_at: null, counted_today: 0, ...over }) as CountedMailbox;
+  ({ id, status: 'ACTIVE', daily_limit: 10, next_send_allowed_at: null, counted_today: 0, busy: false, ...over }) as CountedMailbox;
 const campaign = (id: string, mailboxIds: string[], dailyLimit = 100): CampaignRow => ({ id, mailbox_ids: mailboxIds, daily_limit: dailyLimit }) as CampaignRow;
 const lead = (id: string, campaignId: string, emailAccountId: string | null = null): LeadRow => ({ id, campaign_id: campaignId, email_account_id: emailAccountId }) as LeadRow;
 
 describe('claimScope', () => {
-  it('takes the campaigns that sent least recently, only as many as cover twice the sends, and skips those with nothing to send', () => {
+  it('takes the campaigns that sent least recently, only as many as cover twice the sends, and skips those with nothing to send or no mailbox free', () => {
     const mailboxes = Array.from({ length: 8 }, (_, i) => mailbox(`m${i}`));
-    mailboxes.push(mailbox('gap', { next_send_allowed_at: new Date('2026-03-04T12:05:00Z') }), mailbox('full', { counted_today: 10 }), mailbox('off', { status: 'PAUSED' }));
+    mailboxes.push(
+      mailbox('gap', { next_send_allowed_at: new Date('2026-03-04T12:05:00Z') }),
+      mailbox('full', { counted_today: 10 }),
+      mailbox('off', { status: 'PAUSED' }),
+      // Its gap is over, but an earlier claim is still sending from it.
+      mailbox('busy', { next_send_allowed_at: new Date('2026-03-04T11:55:00Z'), busy: true }),
+    );
     const campaigns = new Map([
       ['a', campaign('a', ['m0', 'm1'])],
       ['b', campaign('b', ['m2', 'm3'])],
@@ -19,7 +25,7 @@ describe('claimScope', () => {
       ['d', campaign('d', ['m6', 'm7'])],
       ['idle', campaign('idle', ['m0'])],
       ['limit', campaign('limit', ['m1'], 5)],
-      ['blocked', campaign('blocked', ['gap', 'full', 'off'])],
+      ['blocked', campaign('blocked', ['gap', 'full', 'off', 'busy'])],
     ]);
     const state = (id: string, lastSent: string | null, over: { has_due?: boolean; counted_today?: number } = {}) => ({
       id,
@@ -45,7 +51,7 @@ describe('claimScope', () => {
     expect(scope.candidates).toEqual(['b', 'c', 'a', 'd']);
     expect(scope.take).toBe(2);
     expect([...scope.reach].sort()).toEqual(['m2', 'm3', 'm4', 'm5']);
-    expect(scope.open.has('gap') || scope.open.has('full') || scope.open.has('off')).toBe(false);
+    expect(scope.open.has('gap') || scope.open.has('full') || scope.open.has('off') || scope.open.has('busy')).toBe(false);
     expect(scope.spent).toEqual(['full']);
   });
 });

@@ -6,8 +6,11 @@
  */
 import type { CampaignRow, LeadRow, MailboxState } from './scheduler.queries';
 
-/** A mailbox as the claim first reads it: its state (no credentials) and its sends recorded today. */
-export type CountedMailbox = MailboxState & { counted_today: number };
+/**
+ * A mailbox as the claim first reads it: its state (no credentials), its sends recorded today,
+ * and whether claims made earlier are still being sent from it (busy: CLAIM_MAILBOXES_SQL).
+ */
+export type CountedMailbox = MailboxState & { counted_today: number; busy: boolean };
 
 /** An open campaign's state: its sends recorded today, whether a lead is due, when it last sent. */
 export interface CampaignState {
@@ -18,7 +21,7 @@ export interface CampaignState {
 }
 
 export interface ClaimScope {
-  /** Mailboxes that may send now by the recorded counts: ACTIVE, limit above 0, gap over, sends left. */
+  /** Mailboxes that may send now by the recorded counts: ACTIVE, limit above 0, gap over, not busy, sends left. */
   open: Set<string>;
   /** Mailboxes at their daily limit by the recorded sends alone (claims in flight only add to them). */
   spent: string[];
@@ -41,7 +44,7 @@ export function claimScope(options: {
   const usable = (m: MailboxState) => m.status === 'ACTIVE' && m.daily_limit > 0;
   const open = new Set(
     options.mailboxes
-      .filter((m) => usable(m) && (!m.next_send_allowed_at || new Date(m.next_send_allowed_at).getTime() <= nowMs) && m.counted_today < m.daily_limit)
+      .filter((m) => usable(m) && !m.busy && (!m.next_send_allowed_at || new Date(m.next_send_allowed_at).getTime() <= nowMs) && m.counted_today < m.daily_limit)
       .map((m) => m.id),
   );
   const spent = options.mailboxes.filter((m) => usable(m) && m.counted_today >= m.daily_limit).map((m) => m.id);

@@ -46,18 +46,31 @@ export const CAMPAIGN_MAILBOXES_SQL = prepared(`
 export const ADDITIONAL_FIELDS_SQL = prepared(`SELECT workspace_id, name, default_value FROM additional_fields WHERE workspace_id = ANY($1::text[])`);
 
 /**
+ * Claims a worker still holds: claimed, not yet recorded or handed back, and within their lease
+ * (next_send_at is the lease's end; leads_in_flight_idx). A mailbox with one is busy: a claim
+ * behind its times (slow SMTP answers) may still be sending from it after the pause it was
+ * given has ended, and a second claim must not send from it at the same time. A worker that
+ * died holds its claims until their lease ends; then the mailbox is free and they are taken over.
+ */
+const HELD_CLAIMS = (now: string) =>
+  `SELECT email_account_id FROM leads WHERE claimed_at IS NOT NULL AND next_send_at > ${now} AND email_account_id IS NOT NULL`;
+
+/**
  * The mailboxes of the open campaigns, not locked, with only what choosing the claim's
  * mailboxes needs (MailboxState: every open mailbox is read each tick, so no credentials,
  * SMTP settings or sender details; LOCK_MAILBOXES_SQL returns those of the mailboxes locked),
  * each with its sends counted today: campaign and warmup sends (mailbox_day_counts, kept by
- * triggers) and unibox sends (on its row). Claims not yet recorded are left out: the figure
- * only chooses which mailboxes a claim locks; LOCK_MAILBOXES_SQL counts exactly under the lock.
- * $1 mailbox ids, $2 their day starts.
+ * triggers) and unibox sends (on its row), and whether it is busy (HELD_CLAIMS). Claims not yet
+ * recorded are left out of the count: the figure only chooses which mailboxes a claim locks;
+ * LOCK_MAILBOXES_SQL counts exactly under the lock.
+ * $1 mailbox ids, $2 their day starts, $3 now.
  */
 export const CLAIM_MAILBOXES_SQL = prepared(`
+  WITH held AS (${HELD_CLAIMS('$3::timestamptz')})
   SELECT e.id, e.status::text AS status, e.daily_limit, e.next_send_allowed_at,
          (CASE WHEN ${sameDay('k.day_start', 'md.day_start')} THEN k.sent + k.warmup_sent ELSE 0 END
-          + CASE WHEN e.unibox_day_start = md.day_start THEN e.unibox_sent_today ELSE 0 END)::int AS counted_today
+          + CASE WHEN e.unibox_day_start = md.day_start THEN e.unibox_sent_today ELSE 0 END)::int AS counted_today,
+         e.id IN (SELECT email_account_id FROM held) AS busy
     FROM unnest($1::text[], $2::text[]::timestamptz[]) AS md(id, day_start)
     JOIN email_accounts e ON e.id = md.id
     LEFT JOIN mailbox_day_counts k ON k.email_account_id = e.id`);
@@ -113,9 +126,9 @@ export const LOCK_CAMPAIGNS_SQL = prepared(`
                         WHERE k.campaign_id = c.id AND ${sameDay('k.day_start', 'cd.day_start')}) k`);
 
 /**
- * Locks those of the given mailboxes that are free (ACTIVE, their gap over, no other worker
- * holding them: SKIP LOCKED), returns their rows for sending (MailboxRow: read only for the
- * mailboxes a claim holds), and counts each one's sends today (its workspace's day): campaign
+ * Locks those of the given mailboxes that are free (ACTIVE, their gap over, no claim held on
+ * them: HELD_CLAIMS, no other worker holding them: SKIP LOCKED), returns their rows for sending
+ * (MailboxRow: read only for the mailboxes a claim holds), and counts each one's sends today (its workspace's day): campaign
  * and warmup sends (mailbox_day_counts), unibox sends (on its row, which the unibox updates under
  * the same lock) and claims not yet recorded, in one statement (see LOCK_CAMPAIGNS_SQL).
  * FOR NO KEY UPDATE, as for campaigns: claims (and the unibox, and the mailbox automation
@@ -129,6 +142,7 @@ export const LOCK_MAILBOXES_SQL = prepared(`
     SELECT ${SENDER_COLUMNS}, unibox_day_start, unibox_sent_today FROM email_accounts
      WHERE id = ANY($1::text[]) AND status = 'ACTIVE' AND daily_limit > 0
        AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $3::timestamptz)
+       AND id NOT IN (${HELD_CLAIMS('$3::timestamptz')})
      ORDER BY id FOR NO KEY UPDATE SKIP LOCKED
   ),
   md AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),

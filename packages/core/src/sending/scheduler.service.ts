@@ -195,7 +195,7 @@ export async function claimDueSends(options: {
   const campaignDays = (ids: string[]) => ids.map((id) => iso(plans.get(id)!.dayStart));
   const planIds = [...plans.keys()];
   const [mailboxRows, campaignState] = await Promise.all([
-    db.$queryRawUnsafe<CountedMailbox[]>(CLAIM_MAILBOXES_SQL, mailboxIds, mailboxDays(mailboxIds)),
+    db.$queryRawUnsafe<CountedMailbox[]>(CLAIM_MAILBOXES_SQL, mailboxIds, mailboxDays(mailboxIds), nowIso),
     db.$queryRawUnsafe<CampaignState[]>(CAMPAIGN_STATE_SQL, planIds, campaignDays(planIds), nowIso),
   ]);
   const mailboxes = new Map(mailboxRows.map((m) => [m.id, m]));

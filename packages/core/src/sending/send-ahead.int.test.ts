@@ -36,6 +36,46 @@ async function campaignOf(n: number, tag: string) {
 
 const receivedBy = (leads: string[]) => smtp.messages.filter((m) => m.to.some((to) => leads.includes(to)));
 
+/**
+ * Times each of these leads' SMTP transactions on `clock`, from RCPT TO to the answer to its
+ * body (answered `delayMs` of real time late: a slow server); `bySender` lists them by the
+ * e-mail's sender once they are received.
+ */
+function timeTransactions(options: { leads: string[]; clock: Clock; delayMs?: number }) {
+  const spans = new Map<string, { from: number; to: number }>();
+  smtp.beforeAnswer = async (event) => {
+    const to = event.to[0]!;
+    if (!options.leads.includes(to)) return;
+    if (event.phase === 'rcpt') return void spans.set(to, { from: options.clock.now().getTime(), to: Infinity });
+    if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+    spans.get(to)!.to = options.clock.now().getTime();
+  };
+  return {
+    async bySender() {
+      const bySender = new Map<string, { from: number; to: number }[]>();
+      for (const m of receivedBy(options.leads)) {
+        const sender = (await simpleParser(m.raw)).from!.value[0]!.address!;
+        bySender.set(sender, [...(bySender.get(sender) ?? []), spans.get(m.to[0]!)!]);
+      }
+      for (const list of bySender.values()) list.sort((a, b) => a.from - b.from);
+      return bySender;
+    },
+  };
+}
+
+/** Runs the sending worker on `deps` until every one of `leads` is recorded as sent (or 15 s pass). */
+async function runWorker(options: { deps: ServiceDeps; ws: string; leads: string[]; claimLeaseMs?: number }): Promise<number> {
+  const worker = startSendingWorker({ deps: options.deps, intervalMs: 20, claimAheadMs: HORIZON, workspaceIds: [options.ws], claimLeaseMs: options.claimLeaseMs });
+  try {
+    const first = (await worker.nextTick()).claimed;
+    for (let i = 0; i < 300 && (await db.prisma.sentEmail.count({ where: { workspaceId: options.ws } })) < options.leads.length; i++) await new Promise((r) => setTimeout(r, 50));
+    return first;
+  } finally {
+    await worker.stop();
+    smtp.beforeAnswer = null;
+  }
+}
+
 describe('a claim sending ahead', () => {
   it("gives each mailbox its later sends, each when the pause after the one before ends, and holds the mailbox until its last send's pause ends", async () => {
     const { t, boxes, leads } = await campaignOf(12, 'claim');
@@ -77,6 +117,37 @@ describe('a claim sending ahead', () => {
     expect(claims.length).toBeLessThanOrEqual(4);
     for (const claim of claims) expect(claim.sendAt.getTime()).toBeLessThan(Date.parse('2026-11-25T18:00:00Z'));
   });
+
+  it('gives a mailbox nothing more while sends claimed from it earlier are not all made, even once their last pause has ended; a lease ending frees it', async () => {
+    const { t, boxes } = await campaignOf(40, 'held');
+    const [a, b] = boxes as [string, string];
+    const now = t.clock.now();
+    const leaseMs = 60 * 60 * SECOND;
+    const claim = async (at: Date) => (await claimDueSends({ deps: t.deps, now: at, maxSends: 100, workspaceIds: [t.ws], aheadMs: HORIZON, leaseMs })).claims;
+    const first = await claim(now);
+    const firstOf = (box: string) => first.filter((c) => c.mailbox.id === box);
+    expect(firstOf(a).length).toBeGreaterThan(1);
+    expect(firstOf(b).length).toBeGreaterThan(1);
+    // Two minutes after the horizon both mailboxes' last pauses have ended, and leads are still due...
+    const later = new Date(now.getTime() + HORIZON + 2 * 60 * SECOND);
+    for (const box of boxes) {
+      const row = await db.prisma.emailAccount.findUniqueOrThrow({ where: { id: box }, select: { nextSendAllowedAt: true } });
+      expect(row.nextSendAllowedAt!.getTime()).toBeLessThan(later.getTime());
+    }
+    expect(await db.prisma.lead.count({ where: { workspaceId: t.ws, claimedAt: null, nextSendAt: { lte: later } } })).toBeGreaterThan(0);
+    // ...but none of their claimed sends has been made (a slow server): nothing more from either.
+    expect(await claim(later)).toEqual([]);
+    // A's claims handed back (its worker stopped, or its chain ended early): A sends again, B still not.
+    await releaseClaims(t.deps, firstOf(a));
+    const again = await claim(later);
+    expect(again.length).toBeGreaterThan(0);
+    expect(new Set(again.map((c) => c.mailbox.id))).toEqual(new Set([a]));
+    // B's worker died. Once the leases of its claims have ended, B is free again (A still holds its new claims).
+    const afterLease = new Date(Math.max(...firstOf(b).map((c) => c.sendAt.getTime())) + leaseMs + SECOND);
+    const freed = await claim(afterLease);
+    expect(freed.length).toBeGreaterThan(0);
+    expect(new Set(freed.map((c) => c.mailbox.id))).toEqual(new Set([b]));
+  });
 });
 
 describe('delivering sends claimed ahead', () => {
@@ -84,38 +155,36 @@ describe('delivering sends claimed ahead', () => {
     const { t, leads } = await campaignOf(10, 'loop');
     // 600 times real time: a pause of 51–75 s lasts about a tenth of a second.
     const clock = movingClock(600);
-    const deps: ServiceDeps = { ...t.deps, ports: { ...t.deps.ports, clock } };
-    // Each e-mail's SMTP transaction, on the moving clock, by recipient: from RCPT TO to the answer to its body.
-    const spans = new Map<string, { from: number; to: number }>();
-    smtp.beforeAnswer = async (event) => {
-      const to = event.to[0]!;
-      if (!leads.includes(to)) return;
-      if (event.phase === 'rcpt') spans.set(to, { from: clock.now().getTime(), to: Infinity });
-      else spans.get(to)!.to = clock.now().getTime();
-    };
-    const worker = startSendingWorker({ deps, intervalMs: 20, claimAheadMs: HORIZON, workspaceIds: [t.ws] });
-    let first: number;
-    try {
-      first = (await worker.nextTick()).claimed;
-      for (let i = 0; i < 300 && (await db.prisma.sentEmail.count({ where: { workspaceId: t.ws } })) < leads.length; i++) await new Promise((r) => setTimeout(r, 50));
-    } finally {
-      await worker.stop();
-      smtp.beforeAnswer = null;
-    }
+    const transactions = timeTransactions({ leads, clock });
+    const first = await runWorker({ deps: { ...t.deps, ports: { ...t.deps.ports, clock } }, ws: t.ws, leads });
     // The first tick gave the two mailboxes more than one send each.
     expect(first).toBeGreaterThan(2);
-    const received = receivedBy(leads);
-    expect(received.map((m) => m.to[0]).sort()).toEqual([...leads].sort());
+    expect(receivedBy(leads).map((m) => m.to[0]).sort()).toEqual([...leads].sort());
     expect(await db.prisma.sentEmail.count({ where: { workspaceId: t.ws } })).toBe(leads.length);
     // By sender: its transactions never overlap.
-    const bySender = new Map<string, { from: number; to: number }[]>();
-    for (const m of received) {
-      const sender = (await simpleParser(m.raw)).from!.value[0]!.address!;
-      bySender.set(sender, [...(bySender.get(sender) ?? []), spans.get(m.to[0]!)!]);
-    }
+    const bySender = await transactions.bySender();
     expect(bySender.size).toBe(2);
     for (const list of bySender.values()) {
-      list.sort((a, b) => a.from - b.from);
+      for (let i = 1; i < list.length; i++) expect(list[i]!.from).toBeGreaterThanOrEqual(list[i - 1]!.to);
+    }
+  }, 60_000);
+
+  it('a mailbox whose claimed sends run late (a slow server) is not given more while they go on: its e-mails never overlap', async () => {
+    // More leads than a first claim gives the two mailboxes (about ten each in the ten-minute horizon).
+    const { t, leads } = await campaignOf(40, 'slow');
+    // 600 times real time, and every body answered 150 ms (90 s here) late: longer than a
+    // mailbox's pauses (51–75 s), so each claim's later sends fall behind their times and its last
+    // pause ends while they are still going out.
+    const clock = movingClock(600);
+    const transactions = timeTransactions({ leads, clock, delayMs: 150 });
+    // Late by minutes on this clock: a lease of an hour keeps the late sends the claim's own (past
+    // its lease, a send is another worker's to take over; "hands back only its own claims").
+    await runWorker({ deps: { ...t.deps, ports: { ...t.deps.ports, clock } }, ws: t.ws, leads, claimLeaseMs: 60 * 60 * SECOND });
+    expect(receivedBy(leads).map((m) => m.to[0]).sort()).toEqual([...leads].sort());
+    expect(await db.prisma.sentEmail.count({ where: { workspaceId: t.ws } })).toBe(leads.length);
+    const bySender = await transactions.bySender();
+    expect(bySender.size).toBe(2);
+    for (const list of bySender.values()) {
       for (let i = 1; i < list.length; i++) expect(list[i]!.from).toBeGreaterThanOrEqual(list[i - 1]!.to);
     }
   }, 60_000);

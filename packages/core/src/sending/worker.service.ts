@@ -35,7 +35,8 @@ export const TICKS_IN_FLIGHT = 2;
  * With `claimAheadMs`, a tick also gives a mailbox the sends that may follow its first within
  * that time, each once the pause after the one before ends; those later sends go on in the
  * background (the loop waits for a tick's first sends only, and counts it among the ticks in
- * flight until then). The mailbox is not claimed again before its last send's pause ends. Stopping
+ * flight until then). The mailbox is not claimed again before its last send's pause ends, nor
+ * while one of those sends is still to be made (HELD_CLAIMS, scheduler.queries.ts). Stopping
  * hands back the sends still waiting for their time.
  */
 export function startSendingWorker(options: {
