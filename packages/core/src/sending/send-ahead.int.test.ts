@@ -63,6 +63,14 @@ function timeTransactions(options: { leads: string[]; clock: Clock; delayMs?: nu
   };
 }
 
+/** Each sender's SMTP transactions (timeTransactions), two senders: none starts before the one before it has ended. */
+function expectOneAtATime(bySender: Map<string, { from: number; to: number }[]>) {
+  expect(bySender.size).toBe(2);
+  for (const list of bySender.values()) {
+    for (let i = 1; i < list.length; i++) expect(list[i]!.from).toBeGreaterThanOrEqual(list[i - 1]!.to);
+  }
+}
+
 /** Runs the sending worker on `deps` until every one of `leads` is recorded as sent (or 15 s pass). */
 async function runWorker(options: { deps: ServiceDeps; ws: string; leads: string[]; claimLeaseMs?: number }): Promise<number> {
   const worker = startSendingWorker({ deps: options.deps, intervalMs: 20, claimAheadMs: HORIZON, workspaceIds: [options.ws], claimLeaseMs: options.claimLeaseMs });
@@ -162,11 +170,7 @@ describe('delivering sends claimed ahead', () => {
     expect(receivedBy(leads).map((m) => m.to[0]).sort()).toEqual([...leads].sort());
     expect(await db.prisma.sentEmail.count({ where: { workspaceId: t.ws } })).toBe(leads.length);
     // By sender: its transactions never overlap.
-    const bySender = await transactions.bySender();
-    expect(bySender.size).toBe(2);
-    for (const list of bySender.values()) {
-      for (let i = 1; i < list.length; i++) expect(list[i]!.from).toBeGreaterThanOrEqual(list[i - 1]!.to);
-    }
+    expectOneAtATime(await transactions.bySender());
   }, 60_000);
 
   it('a mailbox whose claimed sends run late (a slow server) is not given more while they go on: its e-mails never overlap', async () => {
@@ -182,11 +186,7 @@ describe('delivering sends claimed ahead', () => {
     await runWorker({ deps: { ...t.deps, ports: { ...t.deps.ports, clock } }, ws: t.ws, leads, claimLeaseMs: 60 * 60 * SECOND });
     expect(receivedBy(leads).map((m) => m.to[0]).sort()).toEqual([...leads].sort());
     expect(await db.prisma.sentEmail.count({ where: { workspaceId: t.ws } })).toBe(leads.length);
-    const bySender = await transactions.bySender();
-    expect(bySender.size).toBe(2);
-    for (const list of bySender.values()) {
-      for (let i = 1; i < list.length; i++) expect(list[i]!.from).toBeGreaterThanOrEqual(list[i - 1]!.to);
-    }
+    expectOneAtATime(await transactions.bySender());
   }, 60_000);
 
   it('a campaign paused after the claim sends nothing more: its next send is cut off before its body ends, the rest handed back', async () => {
