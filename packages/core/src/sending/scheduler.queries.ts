@@ -46,31 +46,32 @@ export const CAMPAIGN_MAILBOXES_SQL = prepared(`
 export const ADDITIONAL_FIELDS_SQL = prepared(`SELECT workspace_id, name, default_value FROM additional_fields WHERE workspace_id = ANY($1::text[])`);
 
 /**
- * Claims a worker still holds: claimed, not yet recorded or handed back, and within their lease
- * (next_send_at is the lease's end; leads_in_flight_idx). A mailbox with one is busy: a claim
- * behind its times (slow SMTP answers) may still be sending from it after the pause it was
- * given has ended, and a second claim must not send from it at the same time. A worker that
- * died holds its claims until their lease ends; then the mailbox is free and they are taken over.
+ * Whether a worker still holds a claim of the mailbox: claimed, not yet recorded or handed back,
+ * and within its lease (next_send_at is the lease's end). Such a mailbox is busy: a claim behind
+ * its times (slow SMTP answers) may still be sending from it after the pause it was given has
+ * ended, and a second claim must not send from it at the same time. A worker that died holds its
+ * claims until their lease ends; then the mailbox is free and they are taken over. One probe of
+ * leads_in_flight_idx for the mailbox, which holds only its claimed leads.
  */
-const HELD_CLAIMS = (now: string) =>
-  `SELECT email_account_id FROM leads WHERE claimed_at IS NOT NULL AND next_send_at > ${now} AND email_account_id IS NOT NULL`;
+const HELD_CLAIMS = (mailboxId: string, now: string) =>
+  `EXISTS (SELECT 1 FROM leads l WHERE l.email_account_id = ${mailboxId} AND l.claimed_at IS NOT NULL AND l.next_send_at > ${now})`;
 
 /**
  * The mailboxes of the open campaigns, not locked, with only what choosing the claim's
  * mailboxes needs (MailboxState: every open mailbox is read each tick, so no credentials,
  * SMTP settings or sender details; LOCK_MAILBOXES_SQL returns those of the mailboxes locked),
  * each with its sends counted today: campaign and warmup sends (mailbox_day_counts, kept by
- * triggers) and unibox sends (on its row), and whether it is busy (HELD_CLAIMS). Claims not yet
+ * triggers) and unibox sends (on its row), and whether it is busy (HELD_CLAIMS: asked only of a
+ * mailbox whose gap is over, since one in its gap is not open anyway). Claims not yet
  * recorded are left out of the count: the figure only chooses which mailboxes a claim locks;
  * LOCK_MAILBOXES_SQL counts exactly under the lock.
  * $1 mailbox ids, $2 their day starts, $3 now.
  */
 export const CLAIM_MAILBOXES_SQL = prepared(`
-  WITH held AS (${HELD_CLAIMS('$3::timestamptz')})
   SELECT e.id, e.status::text AS status, e.daily_limit, e.next_send_allowed_at,
          (CASE WHEN ${sameDay('k.day_start', 'md.day_start')} THEN k.sent + k.warmup_sent ELSE 0 END
           + CASE WHEN e.unibox_day_start = md.day_start THEN e.unibox_sent_today ELSE 0 END)::int AS counted_today,
-         e.id IN (SELECT email_account_id FROM held) AS busy
+         CASE WHEN e.next_send_allowed_at > $3::timestamptz THEN false ELSE ${HELD_CLAIMS('e.id', '$3::timestamptz')} END AS busy
     FROM unnest($1::text[], $2::text[]::timestamptz[]) AS md(id, day_start)
     JOIN email_accounts e ON e.id = md.id
     LEFT JOIN mailbox_day_counts k ON k.email_account_id = e.id`);
@@ -142,7 +143,7 @@ export const LOCK_MAILBOXES_SQL = prepared(`
     SELECT ${SENDER_COLUMNS}, unibox_day_start, unibox_sent_today FROM email_accounts
      WHERE id = ANY($1::text[]) AND status = 'ACTIVE' AND daily_limit > 0
        AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $3::timestamptz)
-       AND id NOT IN (${HELD_CLAIMS('$3::timestamptz')})
+       AND NOT ${HELD_CLAIMS('email_accounts.id', '$3::timestamptz')}
      ORDER BY id FOR NO KEY UPDATE SKIP LOCKED
   ),
   md AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),
