@@ -228,14 +228,16 @@ export interface HeadroomSeed {
   due: number;
 }
 
-/** The headroom seeds: 5,000 mailboxes (one worker), and twice as many (two workers). */
-export const HEADROOM_SIZES = [5_000, 10_000] as const;
-export type HeadroomSize = (typeof HEADROOM_SIZES)[number];
-/** Each size's organization, and the first hex digit of its ids (the seeds share a database). */
-const HEADROOM_SEEDS: Record<HeadroomSize, { name: string; digit: string; tag: string }> = {
-  5_000: { name: 'bench-headroom-v1', digit: '6', tag: 'h' },
-  10_000: { name: 'bench-headroom-10000-v1', digit: '7', tag: 'hh' },
-};
+/**
+ * The headroom seeds by their mailboxes: 5,000 (one worker) and twice as many (two workers). Each
+ * has its organization, the first hex digit of its ids and a tag in its addresses (the seeds
+ * share a database), and the prefix of its log lines.
+ */
+const HEADROOM_SEEDS = {
+  5_000: { name: 'bench-headroom-v1', digit: '6', tag: 'h', prefix: 'seed (headroom)' },
+  10_000: { name: 'bench-headroom-10000-v1', digit: '7', tag: 'hh', prefix: 'seed (headroom, 10,000)' },
+} as const;
+export type HeadroomSize = keyof typeof HEADROOM_SEEDS;
 const HR_MAILBOXES_PER_CAMPAIGN = 20;
 const HR_DUE_PER_CAMPAIGN = 800;
 const HR_SENT_PER_CAMPAIGN = 800; // 200,000 sends today, 40 per mailbox
@@ -250,20 +252,19 @@ const HR_NOW = '2026-03-04T20:00:00.000Z';
  * today), in "bench-headroom-10000-v1".
  */
 export async function ensureHeadroomSeed(options: { db: Database; pool: pg.Pool; log: (line: string) => void; encryptedPassword: string; mailboxes?: HeadroomSize }): Promise<HeadroomSeed> {
-  const { pool } = options;
+  const { pool, log } = options;
   const HR_MAILBOXES = options.mailboxes ?? 5_000;
   const HR_CAMPAIGNS = HR_MAILBOXES / HR_MAILBOXES_PER_CAMPAIGN;
-  const { name, digit, tag } = HEADROOM_SEEDS[HR_MAILBOXES];
+  const { name, digit, tag, prefix } = HEADROOM_SEEDS[HR_MAILBOXES];
   // Ids: hexId with this seed's first digit (mailboxes d9, campaigns dc, steps dd, variations de, leads df, sends da).
   const id = (kind: string, expr: string) => hexId(`${digit}${kind}`, expr);
-  const log = (line: string) => options.log(HR_MAILBOXES === 5_000 ? line : line.replace('seed (headroom)', `seed (headroom, ${HR_MAILBOXES.toLocaleString('en')})`));
   const existing = await existingSeed<HeadroomSeed>({ pool, name, key: 'benchHeadroom' });
   if (existing) {
-    log(`seed (headroom): reusing the existing data (drop the organization "${name}" to reseed)`);
+    log(`${prefix}: reusing the existing data (drop the organization "${name}" to reseed)`);
     return existing;
   }
   const started = Date.now();
-  const { org, ws, client, step } = await startSeed({ db: options.db, pool, name, workspaceName: 'bench headroom', log, prefix: 'seed (headroom)' });
+  const { org, ws, client, step } = await startSeed({ db: options.db, pool, name, workspaceName: 'bench headroom', log, prefix });
   const perCampaign = HR_MAILBOXES_PER_CAMPAIGN;
   const leadsPerCampaign = HR_DUE_PER_CAMPAIGN + HR_SENT_PER_CAMPAIGN;
   try {
@@ -354,7 +355,7 @@ export async function ensureHeadroomSeed(options: { db: Database; pool: pg.Pool;
     await client.query(`UPDATE workspaces SET settings = settings || jsonb_build_object('benchHeadroom', $2::jsonb) WHERE id = $1`, [ws, JSON.stringify(seed)]);
     await client.query('COMMIT');
     await step('VACUUM ANALYZE', 'VACUUM ANALYZE leads, sent_emails, campaigns, campaign_email_accounts, email_accounts, sequence_steps, variations');
-    log(`seed (headroom): done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(`${prefix}: done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return seed;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

@@ -20,6 +20,7 @@ import {
   LOCK_MAILBOXES_SQL,
   runSchedulerTick,
   sendingGapWithJitter,
+  type ClaimResult,
   type MailSender,
   type OutgoingMessage,
   type ServiceDeps,
@@ -665,14 +666,8 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
      */
     const rawPacedRound = (messages: Sent[]) =>
       rawWith(messages, async (sendOne) => {
-        const byMailbox = new Map<string, Sent[]>();
-        for (const m of messages) {
-          const list = byMailbox.get(m.mailboxId);
-          if (list) list.push(m);
-          else byMailbox.set(m.mailboxId, [m]);
-        }
         await Promise.all(
-          [...byMailbox.values()].map(async (list) => {
+          [...Map.groupBy(messages, (m) => m.mailboxId).values()].map(async (list) => {
             for (const m of list) {
               await sendOne(m);
               await new Promise((resolve) => setTimeout(resolve, sendingGapWithJitter({ gapMinutes: 0, seed: m.message.messageId }) / WORKER_CLOCK_SPEED));
@@ -827,12 +822,7 @@ export async function headroomBench(options: { db: Database; pool: pg.Pool; url:
   );
   const claim = (client: PrismaClient, maxSends = MAX_SENDS) => claimDueSends({ deps: { ...deps, db: client }, now, maxSends, workspaceIds: scope });
 
-  // Warm up, then one instrumented claim: what it claims, and its statements.
-  for (let i = 0; i < 3; i++) await rolledBack(db, (tx) => claim(tx));
-  const calls: Call[] = [];
-  const first = await rolledBack(db, (tx) => claim(instrument(tx, calls)));
-  say(`  one claim: ${first.claims.length} sends from ${new Set(first.claims.map((c) => c.mailbox.id)).size} mailboxes; statements: ` +
-    calls.filter((c) => !c.label.startsWith('$transaction')).map((c) => `${c.label} ${fmt(c.end - c.start)} ms (${c.rows ?? '-'} rows)`).join(', '));
+  const first = await warmedUpClaim({ db, claim, say });
 
   // One worker: claims back to back, with the CPU they cost this process and the database.
   const one: number[] = [];
@@ -888,14 +878,7 @@ export async function headroomBench(options: { db: Database; pool: pg.Pool; url:
   if (!(seconds > 0)) return summary;
   const worker = { workspaceId: seed.workspaceId, now: seed.now, maxSends: MAX_SENDS, poolSize: 4 };
   say(`  worker processes: ${seconds} s a phase, one process then two at once, ${options.rounds} rounds (each claim rolled back, as above)`);
-  const phases: Record<1 | 2, ProcessPhase[]> = { 1: [], 2: [] };
-  for (let round = 0; round < options.rounds; round++) {
-    for (const n of [1, 2] as const) {
-      const phase = await processPhase({ n, seconds, url: options.url, worker, pool });
-      phases[n].push(phase);
-      say(`    ${describePhase(phase, availableMs)}`);
-    }
-  }
+  const phases = await processPhases({ ...options, seconds, worker, availableMs: () => availableMs });
   const rate = (n: 1 | 2) => median(phases[n].map((p) => p.sendsPerSecond));
   const [rate1, rate2] = [rate(1), rate(2)];
   const perWorkerP50 = median(phases[2].flatMap((p) => p.workers.map((w) => w.p50)));
@@ -920,7 +903,7 @@ export async function headroomBench(options: { db: Database; pool: pg.Pool; url:
     `  processes: one ${fmt(rate1, 0)} claimed sends/s (${fmt(rate1 * 60, 0)} mailboxes at once a minute, headroom ${fmt((rate1 * 60) / seed.mailboxes, 1)}× at ${seed.mailboxes}), ` +
       `two ${fmt(rate2, 0)} (${fmt(rate2 * 60, 0)} mailboxes; each worker's claim p50 ${fmt(perWorkerP50)} ms, headroom ${fmt(availableMs / perWorkerP50, 1)}× per worker at ${seed.mailboxes}): ×${fmt(rate2 / rate1)}`,
   );
-  const doubled = process.env['HEADROOM_DOUBLE'] === '0' ? null : await twiceTheMailboxes({ ...options, seconds, maxSends: MAX_SENDS, encryptedPassword: deps.secrets.encrypt('bench-password') });
+  const doubled = process.env['HEADROOM_DOUBLE'] === '0' ? null : await twiceTheMailboxes({ ...options, deps, seconds, maxSends: MAX_SENDS });
   return (
     `${summary}; processes: one ${fmt(rate1, 0)} sends/s, two ${fmt(rate2, 0)} sends/s, ×${fmt(rate2 / rate1)} (headroom per worker ${fmt(availableMs / perWorkerP50, 1)}×)` +
     (doubled ? `; ${doubled}` : '')
@@ -943,13 +926,12 @@ async function twiceTheMailboxes(options: {
   url: string;
   rounds: number;
   say: Say;
+  deps: ServiceDeps;
   seconds: number;
   maxSends: number;
-  encryptedPassword: string;
 }): Promise<string> {
-  const { db, pool, say, maxSends } = options;
-  const deps = testServiceDeps({ db });
-  const seed = await ensureHeadroomSeed({ db, pool, log: say, encryptedPassword: options.encryptedPassword, mailboxes: 10_000 });
+  const { db, pool, say, deps, maxSends } = options;
+  const seed = await ensureHeadroomSeed({ db, pool, log: say, encryptedPassword: deps.secrets.encrypt('bench-password'), mailboxes: 10_000 });
   await pool.query('VACUUM (ANALYZE) leads, email_accounts, variations, lead_events, campaigns');
   const requiredPerSecond = seed.mailboxes / 60;
   const aloneMs = (maxSends / requiredPerSecond) * 1000;
@@ -961,22 +943,9 @@ async function twiceTheMailboxes(options: {
   );
   const now = new Date(seed.now);
   const claim = (client: PrismaClient) => claimDueSends({ deps: { ...deps, db: client }, now, maxSends, workspaceIds: [seed.workspaceId] });
-  for (let i = 0; i < 3; i++) await rolledBack(db, claim);
-  const calls: Call[] = [];
-  const first = await rolledBack(db, (tx) => claim(instrument(tx, calls)));
-  say(
-    `  one claim: ${first.claims.length} sends from ${new Set(first.claims.map((c) => c.mailbox.id)).size} mailboxes; statements: ` +
-      calls.filter((c) => !c.label.startsWith('$transaction')).map((c) => `${c.label} ${fmt(c.end - c.start)} ms (${c.rows ?? '-'} rows)`).join(', '),
-  );
+  await warmedUpClaim({ db, claim, say });
   const worker = { workspaceId: seed.workspaceId, now: seed.now, maxSends, poolSize: 4 };
-  const phases: Record<1 | 2, ProcessPhase[]> = { 1: [], 2: [] };
-  for (let round = 0; round < options.rounds; round++) {
-    for (const n of [1, 2] as const) {
-      const phase = await processPhase({ n, seconds: options.seconds, url: options.url, worker, pool });
-      phases[n].push(phase);
-      say(`    ${describePhase(phase, n === 1 ? aloneMs : eachOfTwoMs)}`);
-    }
-  }
+  const phases = await processPhases({ ...options, worker, availableMs: (n) => (n === 1 ? aloneMs : eachOfTwoMs) });
   const aloneP50 = median(phases[1].flatMap((p) => p.workers.map((w) => w.p50)));
   const eachP50 = median(phases[2].flatMap((p) => p.workers.map((w) => w.p50)));
   const worstEach = Math.max(...phases[2].flatMap((p) => p.workers.map((w) => w.p50)));
@@ -986,6 +955,40 @@ async function twiceTheMailboxes(options: {
       `one worker alone: claim p50 ${fmt(aloneP50)} ms, headroom ${fmt(aloneMs / aloneP50, 1)}×`,
   );
   return `two workers at ${seed.mailboxes} mailboxes: headroom ${fmt(eachOfTwoMs / eachP50, 1)}× per worker (slowest ${fmt(eachOfTwoMs / worstEach, 1)}×; ≥ 3×), one alone ${fmt(aloneMs / aloneP50, 1)}×`;
+}
+
+/** Three claims to warm up, then one instrumented (rolled back, as every claim here): what it claims, and each statement's time. */
+async function warmedUpClaim(options: { db: Database; claim: (client: PrismaClient) => Promise<ClaimResult>; say: Say }): Promise<ClaimResult> {
+  const { db, claim } = options;
+  for (let i = 0; i < 3; i++) await rolledBack(db, claim);
+  const calls: Call[] = [];
+  const first = await rolledBack(db, (tx) => claim(instrument(tx, calls)));
+  options.say(
+    `  one claim: ${first.claims.length} sends from ${new Set(first.claims.map((c) => c.mailbox.id)).size} mailboxes; statements: ` +
+      calls.filter((c) => !c.label.startsWith('$transaction')).map((c) => `${c.label} ${fmt(c.end - c.start)} ms (${c.rows ?? '-'} rows)`).join(', '),
+  );
+  return first;
+}
+
+/** `rounds` rounds of processPhase, one worker process then two, each phase described with the tick time `availableMs(n)` gives n workers. */
+async function processPhases(options: {
+  rounds: number;
+  seconds: number;
+  url: string;
+  worker: Omit<WorkerSettings, 'url'>;
+  pool: pg.Pool;
+  say: Say;
+  availableMs: (n: 1 | 2) => number;
+}): Promise<Record<1 | 2, ProcessPhase[]>> {
+  const phases: Record<1 | 2, ProcessPhase[]> = { 1: [], 2: [] };
+  for (let round = 0; round < options.rounds; round++) {
+    for (const n of [1, 2] as const) {
+      const phase = await processPhase({ ...options, n });
+      phases[n].push(phase);
+      options.say(`    ${describePhase(phase, options.availableMs(n))}`);
+    }
+  }
+  return phases;
 }
 
 interface ProcessPhase {
