@@ -428,15 +428,37 @@ async function underProfiler<T>(name: string, fn: () => Promise<T>): Promise<T> 
   }
 }
 
+/** One send through the MailSender: when it started and ended (performance.now()), from which mailbox. */
+interface SendSpan {
+  start: number;
+  end: number;
+  mailboxId: string;
+}
+
+/**
+ * How each mailbox spent a round: the mean time of its sends (the SMTP transaction, DATA mark
+ * included), and the time between the end of one of its sends and the start of its next (idle:
+ * waiting for a claim, or for its time), mean, p50 and p90.
+ */
+function mailboxTimeline(spans: readonly SendSpan[]) {
+  const idle: number[] = [];
+  for (const list of Map.groupBy(spans, (x) => x.mailboxId).values()) {
+    list.sort((a, b) => a.start - b.start);
+    for (let i = 1; i < list.length; i++) idle.push(list[i]!.start - list[i - 1]!.end);
+  }
+  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return { sendMs: mean(spans.map((x) => x.end - x.start)), idleMs: mean(idle), idleP50: percentile(idle, 50), idleP90: percentile(idle, 90) };
+}
+
 /** A MailSender that times each send and keeps the messages (the raw side sends the same ones). */
 export function recording(inner: MailSender) {
   const messages: { mailboxId: string; message: OutgoingMessage }[] = [];
-  const spans: { start: number; end: number }[] = [];
+  const spans: SendSpan[] = [];
   const sender: MailSender = {
     async send(o) {
       const start = performance.now();
       const outcome = await inner.send(o);
-      spans.push({ start, end: performance.now() });
+      spans.push({ start, end: performance.now(), mailboxId: o.mailboxId });
       if (outcome.status !== 'sent') throw new Error(`send: the sink answered ${JSON.stringify(outcome)}`);
       messages.push({ mailboxId: o.mailboxId, message: o.message });
       return outcome;
@@ -625,8 +647,10 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         await worker.stop();
       }
       const ms = performance.now() - began;
+      const timeline = mailboxTimeline(rec.spans.filter((x) => x.start >= began));
+      rec.spans.length = 0;
       await closeRound(campaignId, leads, 'send (worker)');
-      return (leads / ms) * 1000;
+      return { perSecond: (leads / ms) * 1000, timeline };
     };
 
     type Sent = { mailboxId: string; message: OutgoingMessage };
@@ -687,6 +711,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
 
     let last: Awaited<ReturnType<typeof engineRound>> | null = null;
     const tickStats: { claim: number[]; deliver: number[]; after: number[]; tick: number[] } = { claim: [], deliver: [], after: [], tick: [] };
+    const timelines: ReturnType<typeof mailboxTimeline>[] = [];
     const cpu = { ours: { node: [] as number[], pg: [] as number[] }, worker: { node: [] as number[], pg: [] as number[] }, raw: { node: [] as number[], pg: [] as number[] } };
     const results = await interleave({
       rounds: options.rounds,
@@ -707,11 +732,12 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         },
         worker: async (round) => {
           const c0 = await cpuNow(pool, sink);
-          const rate = await underProfiler(`worker-r${round}`, () => workerRound(SEND_LEADS, `w${round}`, nextDay()));
+          const { perSecond, timeline } = await underProfiler(`worker-r${round}`, () => workerRound(SEND_LEADS, `w${round}`, nextDay()));
           const spent = cpuSpent(c0, await cpuNow(pool, sink));
           cpu.worker.node.push(spent.node / SEND_LEADS);
           cpu.worker.pg.push(spent.pg / SEND_LEADS);
-          return rate;
+          timelines.push(timeline);
+          return perSecond;
         },
         raw: async (round) => {
           const c0 = await cpuNow(pool, sink);
@@ -735,6 +761,10 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
     say(`  raw nodemailer, one pooled transport per mailbox (2 connections, 100 messages each), all ${SEND_LEADS} queued at once: ${fmt(raw, 0)} sends/s   rounds: ${results.raw.map((x) => fmt(x, 0)).join(', ')}`);
     say(
       `  engine, the worker's loop (ticks of up to ${WORKER_PER_TICK}, sends claimed ${SEND_AHEAD_MS / 1000} s ahead, ${TICKS_IN_FLIGHT} delivering at once, a clock ${WORKER_CLOCK_SPEED}× real time): ${fmt(byWorker, 0)} sends/s   rounds: ${results.worker.map((x) => fmt(x, 0)).join(', ')}`,
+    );
+    say(
+      `    a mailbox in the worker's loop, by round: a send ${timelines.map((t) => fmt(t.sendMs)).join(', ')} ms on average (its SMTP transaction, the DATA mark's commit included); ` +
+        `idle between two of its sends ${timelines.map((t) => `${fmt(t.idleMs)} (p50 ${fmt(t.idleP50)}, p90 ${fmt(t.idleP90)})`).join(', ')} ms`,
     );
     const rawEqual = median(results.rawTenInFlight);
     say(`  for scale, raw with ${SEND_MAILBOXES} in flight (one per mailbox, the engine's concurrency: a mailbox sends one e-mail at a time): ${fmt(rawEqual, 0)} sends/s`);

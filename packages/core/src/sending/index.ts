@@ -43,12 +43,10 @@ export { followUpSubject, threadHeaders } from '../shared/mail-threading';
 export { hash32 } from '../shared/hash';
 export {
   type ClaimResult,
-  type TickResult,
   CLAIM_LEASE_MS,
   claimDueSends,
-  completeFinishedCampaigns,
-  runSchedulerTick,
 } from './scheduler.service';
+export { type TickResult, completeFinishedCampaigns, runSchedulerTick } from './send-tick.service';
 export type { ClaimedSend } from './send-decision.rules';
 export { type DeliveryResult, deliverClaim } from './send-delivery.service';
 export { BOUNCE_RATE_MIN_SENDS, pauseOnBounceRate } from '../shared/bounce-protection.service';

@@ -10,7 +10,8 @@ import { dayBounds, localDay } from './schedule.rules';
 import { LOCK_CAMPAIGNS_SQL, LOCK_MAILBOXES_SQL } from './scheduler.queries';
 import type { ClaimedSend } from './send-decision.rules';
 import { RECORD_SENTS_SQL, type SentRow } from './send-record.queries';
-import { CLAIM_LEASE_MS, claimDueSends, completeFinishedCampaigns, runSchedulerTick } from './scheduler.service';
+import { CLAIM_LEASE_MS, claimDueSends } from './scheduler.service';
+import { completeFinishedCampaigns, runSchedulerTick } from './send-tick.service';
 import { startSendingWorker } from './worker.service';
 import { recordOpen, unsubscribeByToken } from '../tracking/index';
 
@@ -379,9 +380,9 @@ describe('workers racing and crashing', () => {
       const rows = await tx.$queryRawUnsafe<{ inserted: boolean; lead_status: string | null }[]>(RECORD_SENTS_SQL, JSON.stringify([row]), false);
       return rows.map((r) => [r.inserted, r.lead_status]);
     };
-    // Another worker's claim of the mailbox (its gap long over by then).
+    // Another worker's claim of the mailbox (its gap long over by then; none of its held claims its own).
     const lockMailbox = (tx: Tx) =>
-      tx.$queryRawUnsafe<{ id: string }[]>(LOCK_MAILBOXES_SQL, [alice], [t.clock.now().toISOString()], new Date(t.clock.now().getTime() + 86_400_000).toISOString());
+      tx.$queryRawUnsafe<{ id: string }[]>(LOCK_MAILBOXES_SQL, [alice], [t.clock.now().toISOString()], new Date(t.clock.now().getTime() + 86_400_000).toISOString(), []);
 
     // A send being recorded (its transaction still open): a claim still gets its mailbox, without waiting.
     const first = await claimOne('first@mailbox.test');

@@ -49,7 +49,8 @@ export const ADDITIONAL_FIELDS_SQL = prepared(`SELECT workspace_id, name, defaul
  * Whether a worker still holds a claim of the mailbox: claimed, not yet recorded or handed back,
  * and within its lease (next_send_at is the lease's end). Such a mailbox is busy: a claim behind
  * its times (slow SMTP answers) may still be sending from it after the pause it was given has
- * ended, and a second claim must not send from it at the same time. A worker that died holds its
+ * ended, and a second claim must not send from it at the same time. Except for the worker that
+ * holds those claims, which queues its next sends behind them (claimDueSends' ownMailboxes). A worker that died holds its
  * claims until their lease ends; then the mailbox is free and they are taken over. One probe of
  * leads_in_flight_idx for the mailbox, which holds only its claimed leads.
  */
@@ -65,13 +66,15 @@ const HELD_CLAIMS = (mailboxId: string, now: string) =>
  * mailbox whose gap is over, since one in its gap is not open anyway). Claims not yet
  * recorded are left out of the count: the figure only chooses which mailboxes a claim locks;
  * LOCK_MAILBOXES_SQL counts exactly under the lock.
- * $1 mailbox ids, $2 their day starts, $3 now.
+ * $1 mailbox ids, $2 their day starts, $3 now, $4 the caller's own mailboxes (not busy for it:
+ * claimDueSends' ownMailboxes).
  */
 export const CLAIM_MAILBOXES_SQL = prepared(`
   SELECT e.id, e.status::text AS status, e.daily_limit, e.next_send_allowed_at,
          (CASE WHEN ${sameDay('k.day_start', 'md.day_start')} THEN k.sent + k.warmup_sent ELSE 0 END
           + CASE WHEN e.unibox_day_start = md.day_start THEN e.unibox_sent_today ELSE 0 END)::int AS counted_today,
-         CASE WHEN e.next_send_allowed_at > $3::timestamptz THEN false ELSE ${HELD_CLAIMS('e.id', '$3::timestamptz')} END AS busy
+         CASE WHEN e.next_send_allowed_at > $3::timestamptz OR e.id = ANY($4::text[]) THEN false
+              ELSE ${HELD_CLAIMS('e.id', '$3::timestamptz')} END AS busy
     FROM unnest($1::text[], $2::text[]::timestamptz[]) AS md(id, day_start)
     JOIN email_accounts e ON e.id = md.id
     LEFT JOIN mailbox_day_counts k ON k.email_account_id = e.id`);
@@ -136,14 +139,15 @@ export const LOCK_CAMPAIGNS_SQL = prepared(`
  * rules, which lock the row FOR UPDATE) still exclude each other, but the sends being recorded
  * from a held mailbox (their foreign key takes FOR KEY SHARE) neither wait for the claim's
  * commit nor make a claim skip the mailbox while they are written.
- * $1 mailbox ids, $2 their day starts, $3 now.
+ * $1 mailbox ids, $2 their day starts, $3 now, $4 the caller's own mailboxes (their held claims
+ * are this caller's: not busy for it).
  */
 export const LOCK_MAILBOXES_SQL = prepared(`
   WITH m AS (
     SELECT ${SENDER_COLUMNS}, unibox_day_start, unibox_sent_today FROM email_accounts
      WHERE id = ANY($1::text[]) AND status = 'ACTIVE' AND daily_limit > 0
        AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $3::timestamptz)
-       AND NOT ${HELD_CLAIMS('email_accounts.id', '$3::timestamptz')}
+       AND (id = ANY($4::text[]) OR NOT ${HELD_CLAIMS('email_accounts.id', '$3::timestamptz')})
      ORDER BY id FOR NO KEY UPDATE SKIP LOCKED
   ),
   md AS (SELECT * FROM unnest($1::text[], $2::text[]::timestamptz[]) AS t(id, day_start)),

@@ -132,11 +132,18 @@ export async function claimDueSends(options: {
   leaseMs?: number;
   /** How far ahead a mailbox's later sends may be claimed (0 when absent: one send per mailbox). */
   aheadMs?: number;
+  /**
+   * Mailboxes whose claims still held are the caller's own, sent one after another before any it
+   * claims now (the sending worker's lanes about to run out: mailbox-lanes.service.ts): not busy
+   * (HELD_CLAIMS) for this claim. Every other mailbox with a claim held is.
+   */
+  ownMailboxes?: readonly string[];
 }): Promise<ClaimResult> {
   const { deps, now, maxSends } = options;
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
   const aheadMs = Math.max(0, options.aheadMs ?? 0);
   const nowIso = now.toISOString();
+  const own = [...(options.ownMailboxes ?? [])];
   const db = deps.db;
 
   const campaignRows = await db.$queryRawUnsafe<CampaignRow[]>(ACTIVE_CAMPAIGNS_SQL, options.workspaceIds ?? null);
@@ -195,7 +202,7 @@ export async function claimDueSends(options: {
   const campaignDays = (ids: string[]) => ids.map((id) => iso(plans.get(id)!.dayStart));
   const planIds = [...plans.keys()];
   const [mailboxRows, campaignState] = await Promise.all([
-    db.$queryRawUnsafe<CountedMailbox[]>(CLAIM_MAILBOXES_SQL, mailboxIds, mailboxDays(mailboxIds), nowIso),
+    db.$queryRawUnsafe<CountedMailbox[]>(CLAIM_MAILBOXES_SQL, mailboxIds, mailboxDays(mailboxIds), nowIso, own),
     db.$queryRawUnsafe<CampaignState[]>(CAMPAIGN_STATE_SQL, planIds, campaignDays(planIds), nowIso),
   ]);
   const mailboxes = new Map(mailboxRows.map((m) => [m.id, m]));
@@ -257,7 +264,7 @@ export async function claimDueSends(options: {
     // The mailboxes these leads can use, locked and counted exactly.
     const neededIds = mailboxesForLeads({ leads, campaigns, open, mailboxes });
     const held = neededIds.length
-      ? await tx.$queryRawUnsafe<(MailboxRow & { today: number })[]>(LOCK_MAILBOXES_SQL, neededIds, mailboxDays(neededIds), nowIso)
+      ? await tx.$queryRawUnsafe<(MailboxRow & { today: number })[]>(LOCK_MAILBOXES_SQL, neededIds, mailboxDays(neededIds), nowIso, own)
       : [];
     const mailboxLeft = new Map<string, number>(spent.map((id) => [id, 0]));
     for (const m of held) mailboxLeft.set(m.id, Math.max(0, m.daily_limit - m.today));
@@ -390,204 +397,4 @@ export async function claimDueSends(options: {
     }
     return { claims, stopped, deferred: deferred + waiting, openCampaigns: plans.size };
   });
-}
-
-// --- a tick --------------------------------------------------------------------------------
-
-export interface TickResult {
-  claimed: number;
-  sent: number;
-  /** Recorded as sent with outcome unknown (an earlier worker died with the body going out); not sent again. */
-  unconfirmed: number;
-  bounced: number;
-  deferred: number;
-  disconnected: number;
-  /** Claimed ahead and handed back unsent (the worker stopping, or the mailbox failing on an earlier send of the tick): due again. */
-  released: number;
-  stopped: number;
-  waiting: number;
-  completedCampaigns: string[];
-}
-
-export interface TickOptions {
-  deps: ServiceDeps;
-  maxSends?: number;
-  /** Only these workspaces' campaigns (tests, a CLI run for one workspace); all when absent. */
-  workspaceIds?: string[];
-  /** How long a claim holds its lead; CLAIM_LEASE_MS when absent. */
-  claimLeaseMs?: number;
-  /** How far ahead a mailbox's later sends are claimed (claimDueSends' aheadMs); 0 when absent. */
-  claimAheadMs?: number;
-  /** Aborted: sends claimed ahead that have not started are handed back (the worker stops). */
-  signal?: AbortSignal;
-}
-
-/** A tick whose claim is committed and whose deliveries are under way. */
-export interface StartedTick {
-  /** Sends claimed (each being delivered). */
-  claimed: number;
-  /** Whether a mailbox has sends after its first (claimed ahead, each waiting for its time). */
-  sendsLater: boolean;
-  /** Settles once each mailbox's first send of the tick is done (its later sends may still wait for their time). */
-  firstSends: Promise<void>;
-  /** Settles once every delivery is recorded and finished campaigns are completed. */
-  finished: Promise<TickResult>;
-}
-
-/**
- * The first half of a tick: claims what may go now and starts delivering it; `finished` is the
- * rest. The sending worker claims its next tick while one delivers (worker.service.ts).
- */
-export async function startSchedulerTick(options: TickOptions): Promise<StartedTick> {
-  const { deps } = options;
-  const now = deps.ports.clock.now();
-  const claim = await claimDueSends({
-    deps,
-    now,
-    maxSends: options.maxSends ?? 100,
-    workspaceIds: options.workspaceIds,
-    leaseMs: options.claimLeaseMs,
-    aheadMs: options.claimAheadMs,
-  });
-  const delivery = deliverTick({ deps, now, claim, workspaceIds: options.workspaceIds, signal: options.signal });
-  return { claimed: claim.claims.length, ...delivery };
-}
-
-/**
- * One round of the engine: claim what may go now, deliver it (different mailboxes in parallel,
- * a mailbox's sends one after another, each at its time), then complete finished campaigns.
- */
-export async function runSchedulerTick(options: TickOptions): Promise<TickResult> {
-  return (await startSchedulerTick(options)).finished;
-}
-
-/**
- * What stops a mailbox's later sends in a tick (handed back, due again): its login refused, its
- * server unreachable or refusing for now, or a claim lost (the campaign or the mailbox paused, a
- * lead taken over): the next claim decides again rather than cutting off more bodies. The lost
- * claim goes back with them when its lead is still its own (no body went out).
- */
-const ENDS_CHAIN: ReadonlySet<DeliveryResult> = new Set(['mailbox_disconnected', 'deferred', 'lost_claim']);
-
-/**
- * Hands back claimed sends that were not made (RELEASE_CLAIMS_SQL): due again at their send time,
- * only those whose lead this claim still holds; the lead ids handed back.
- */
-export async function releaseClaims(deps: ServiceDeps, claims: readonly ClaimedSend[]): Promise<Set<string>> {
-  const released = await deps.db.$queryRawUnsafe<{ id: string }[]>(
-    RELEASE_CLAIMS_SQL,
-    claims.map((c) => c.leadId),
-    claims.map((c) => c.sendId),
-    claims.map((c) => c.claimedAt.toISOString()),
-    claims.map((c) => c.sendAt.toISOString()),
-    deps.ports.clock.now().toISOString(),
-  );
-  return new Set(released.map((r) => r.id));
-}
-
-/**
- * Delivers a tick's claims: each mailbox's sends (in the order claimed: their send times rise)
- * one after another, each not before its time, different mailboxes in parallel. `firstSends`
- * settles once each mailbox's first send is done (or not made); `sendsLater`: a mailbox has more.
- */
-function deliverTick(options: {
-  deps: ServiceDeps;
-  now: Date;
-  claim: ClaimResult;
-  workspaceIds?: string[];
-  signal?: AbortSignal;
-}): Pick<StartedTick, 'sendsLater' | 'firstSends' | 'finished'> {
-  const { deps, claim } = options;
-  const chains = new Map<string, ClaimedSend[]>();
-  for (const c of claim.claims) {
-    const chain = chains.get(c.mailbox.id);
-    if (chain) chain.push(c);
-    else chains.set(c.mailbox.id, [c]);
-  }
-  const firsts = [...chains.values()].map(() => Promise.withResolvers<void>());
-  return {
-    sendsLater: chains.size < claim.claims.length,
-    firstSends: Promise.all(firsts.map((f) => f.promise)).then(() => undefined),
-    finished: deliverChains({ ...options, chains: [...chains.values()], firstDone: firsts.map((f) => f.resolve) }),
-  };
-}
-
-async function deliverChains(options: {
-  deps: ServiceDeps;
-  now: Date;
-  claim: ClaimResult;
-  chains: readonly (readonly ClaimedSend[])[];
-  /** For each chain: called once its first send is done (or not made). */
-  firstDone: readonly (() => void)[];
-  workspaceIds?: string[];
-  signal?: AbortSignal;
-}): Promise<TickResult> {
-  const { deps, now, claim } = options;
-  // The tick's DATA marks and accepted sends are written in batches (send-delivery.service.ts, send-record.service.ts).
-  const recorder = createSendRecorder({ deps });
-  const marker = createDataMarker({ deps });
-  const results = new Map<ClaimedSend, DeliveryResult | 'released'>();
-  const unsent: ClaimedSend[] = [];
-  /** A mailbox's sends one after another. */
-  const deliverChain = async (chain: readonly ClaimedSend[], firstDone: () => void) => {
-    try {
-      for (const [i, c] of chain.entries()) {
-        if (!(await untilClock(deps.ports.clock, c.sendAt, options.signal))) {
-          unsent.push(...chain.slice(i));
-          return;
-        }
-        const result = await deliverClaim({ deps, claim: c, recorder, marker }).catch((error: unknown) => {
-          // The lease hands the lead back to a later tick.
-          deps.log.error({ err: error, leadId: c.leadId, sendId: c.sendId }, 'delivering a claimed send failed');
-          return 'lost_claim' as const;
-        });
-        results.set(c, result);
-        firstDone();
-        if (ENDS_CHAIN.has(result)) {
-          // A claim lost before its body ended (nothing went out) goes back too, unless another claim holds its lead.
-          unsent.push(...chain.slice(result === 'lost_claim' ? i : i + 1));
-          return;
-        }
-      }
-    } finally {
-      firstDone();
-    }
-  };
-  await Promise.all(options.chains.map((chain, k) => deliverChain(chain, options.firstDone[k]!)));
-  if (unsent.length) {
-    const released = await releaseClaims(deps, unsent);
-    for (const c of unsent) if (released.has(c.leadId)) results.set(c, 'released');
-    deps.log.info({ released: released.size, unsent: unsent.length }, 'claimed sends not made handed back');
-  }
-  const outcome = (r: DeliveryResult | 'released') => claim.claims.filter((c) => results.get(c) === r).length;
-  const sentFrom = [...new Set(claim.claims.filter((c) => ['sent', 'unconfirmed', 'bounced'].includes(results.get(c) ?? '')).map((c) => c.campaignId))];
-  const completed = await completeFinishedCampaigns({ deps, now, workspaceIds: options.workspaceIds, sentFrom });
-  return {
-    claimed: claim.claims.length,
-    sent: outcome('sent'),
-    unconfirmed: outcome('unconfirmed'),
-    bounced: outcome('bounced'),
-    deferred: outcome('deferred'),
-    disconnected: outcome('mailbox_disconnected'),
-    released: outcome('released'),
-    stopped: claim.stopped,
-    waiting: claim.deferred,
-    completedCampaigns: completed,
-  };
-}
-
-/**
- * Moves ACTIVE campaigns with no unfinished lead to COMPLETED; their ids. `sentFrom`: the
- * campaigns a tick sent from, whose last send time becomes `now` in the same statement.
- */
-export async function completeFinishedCampaigns(options: { deps: ServiceDeps; now: Date; workspaceIds?: string[]; sentFrom?: string[] }): Promise<string[]> {
-  const rows = await options.deps.db.$queryRawUnsafe<{ id: string; name: string; completed: boolean }[]>(
-    FINISH_TICK_SQL,
-    options.workspaceIds ?? null,
-    options.now.toISOString(),
-    options.sentFrom ?? [],
-  );
-  const completed = rows.filter((row) => row.completed);
-  for (const row of completed) options.deps.log.info({ campaignId: row.id, name: row.name }, 'campaign completed: every lead is finished');
-  return completed.map((r) => r.id);
 }

@@ -7,7 +7,8 @@ import { createSendingFixture, useSmtpServer, useTestDatabase } from '../testing
 import type { ServiceDeps } from '../shared/context';
 import type { Clock } from '../shared/ports';
 import { sendingGapWithJitter } from './pacing.rules';
-import { CLAIM_LEASE_MS, claimDueSends, releaseClaims, startSchedulerTick } from './scheduler.service';
+import { CLAIM_LEASE_MS, claimDueSends } from './scheduler.service';
+import { releaseClaims, startSchedulerTick } from './send-tick.service';
 import { startSendingWorker } from './worker.service';
 
 const PASSWORDS: Record<string, string> = { 'erin@sender.test': 'erin-pw', 'frank@sender.test': 'frank-pw' };
@@ -155,6 +156,33 @@ describe('a claim sending ahead', () => {
     const freed = await claim(afterLease);
     expect(freed.length).toBeGreaterThan(0);
     expect(new Set(freed.map((c) => c.mailbox.id))).toEqual(new Set([b]));
+  });
+
+  it('gives a mailbox with sends still to be made more only when they are the claiming worker\'s own (its lane), after its last pause', async () => {
+    const { t, boxes } = await campaignOf(40, 'own');
+    const [a, b] = boxes as [string, string];
+    const now = t.clock.now();
+    const leaseMs = 60 * 60 * SECOND;
+    const claim = async (at: Date, ownMailboxes?: string[]) => (await claimDueSends({ deps: t.deps, now: at, maxSends: 100, workspaceIds: [t.ws], aheadMs: HORIZON, leaseMs, ownMailboxes })).claims;
+    const first = await claim(now);
+    const lastOf = (box: string) => Math.max(...first.filter((c) => c.mailbox.id === box).map((c) => c.sendAt.getTime()));
+    // While A's last pause has not ended, not even its own worker gives it more.
+    expect(await claim(new Date(lastOf(a) + SECOND), [a])).toEqual([]);
+    // Once both mailboxes' pauses have ended: another worker gives neither more; A's own worker gives A more, from now on.
+    const later = new Date(now.getTime() + HORIZON + 2 * 60 * SECOND);
+    expect(await claim(later)).toEqual([]);
+    const more = await claim(later, [a]);
+    expect(more.length).toBeGreaterThan(1);
+    expect(new Set(more.map((c) => c.mailbox.id))).toEqual(new Set([a]));
+    expect(Math.min(...more.map((c) => c.sendAt.getTime()))).toBe(later.getTime());
+    // Each lead once: none of A's new sends is one claimed before.
+    const before = new Set(first.map((c) => c.leadId));
+    expect(more.filter((c) => before.has(c.leadId))).toEqual([]);
+    // B stays busy for everyone but its own worker (A is in its new pause).
+    expect(await claim(later, [a])).toEqual([]);
+    const forB = await claim(later, [b]);
+    expect(forB.length).toBeGreaterThan(1);
+    expect(new Set(forB.map((c) => c.mailbox.id))).toEqual(new Set([b]));
   });
 });
 

@@ -80,6 +80,11 @@ export async function deliverClaim(options: {
   recorder?: SendRecorder;
   /** Marks DATA together with others of the tick (createDataMarker); on its own when absent. */
   marker?: DataMarker;
+  /**
+   * Called once the server has accepted the body, before the send is recorded: the mailbox's next
+   * send may start while this one is written (a tick's chain: send-tick.service.ts).
+   */
+  onAccepted?: () => void;
 }): Promise<DeliveryResult> {
   const { deps, claim } = options;
   const marker = options.marker ?? createDataMarker({ deps, batchSize: 1 });
@@ -134,6 +139,7 @@ export async function deliverClaim(options: {
 
   switch (outcome.status) {
     case 'sent': {
+      options.onAccepted?.();
       const recorded = await recordAccepted({ claim, now, outcomeUnknown: false });
       if (deps.log.isLevelEnabled('debug')) log().debug({ messageId: claim.message.messageId, step: claim.step }, 'sent');
       return recorded ? 'sent' : 'lost_claim';

@@ -97,7 +97,7 @@ describe('recording accepted sends in batches', () => {
     // One lead already wrote back: its conversation shows the send.
     const thread = await createTestThread({ db: db.prisma, workspaceId: s.t.ws, leadId: s.leads[3]!, campaignId: s.c.id, messages: [{ direction: 'IN', at: new Date('2026-11-20T10:00:00Z') }] });
 
-    const result = await (await import('./scheduler.service')).runSchedulerTick({ deps: s.deps, workspaceIds: [s.t.ws] });
+    const result = await (await import('./send-tick.service')).runSchedulerTick({ deps: s.deps, workspaceIds: [s.t.ws] });
     expect(result).toMatchObject({ claimed: 12, sent: 12, unconfirmed: 0 });
     // Set-based, fewer statements than sends; never one send at a time.
     expect(s.batches().reduce((a, b) => a + b, 0)).toBe(12);
@@ -153,7 +153,7 @@ describe('recording accepted sends in batches', () => {
     const s = await setup(4, { webhook: false });
     const thread = await createTestThread({ db: db.prisma, workspaceId: s.t.ws, leadId: s.leads[1]!, campaignId: s.c.id, messages: [{ direction: 'IN', at: new Date('2026-11-20T10:00:00Z') }] });
 
-    const result = await (await import('./scheduler.service')).runSchedulerTick({ deps: s.deps, workspaceIds: [s.t.ws] });
+    const result = await (await import('./send-tick.service')).runSchedulerTick({ deps: s.deps, workspaceIds: [s.t.ws] });
     expect(result).toMatchObject({ claimed: 4, sent: 4, unconfirmed: 0 });
     // Each batch (the sends answered by the same turn of the event loop) is one statement on its own.
     expect(s.recordings().reduce((sum, r) => sum + r.sends, 0)).toBe(4);

@@ -1,6 +1,8 @@
 import type { ServiceDeps } from '../shared/context';
 import { startWorkerLoop } from '../shared/worker-loop';
-import { CLAIM_LEASE_MS, startSchedulerTick, type TickResult } from './scheduler.service';
+import { CLAIM_LEASE_MS } from './scheduler.service';
+import { startSchedulerTick, type TickResult } from './send-tick.service';
+import { createMailboxLanes } from './mailbox-lanes.service';
 
 export interface SendingWorker {
   /** Finishes the sends in progress (recorded), hands back those claimed ahead and not started, then stops. */
@@ -35,9 +37,12 @@ export const TICKS_IN_FLIGHT = 2;
  * With `claimAheadMs`, a tick also gives a mailbox the sends that may follow its first within
  * that time, each once the pause after the one before ends; those later sends go on in the
  * background (the loop waits for a tick's first sends only, and counts it among the ticks in
- * flight until then). The mailbox is not claimed again before its last send's pause ends, nor
- * while one of those sends is still to be made (HELD_CLAIMS, scheduler.queries.ts). Stopping
- * hands back the sends still waiting for their time.
+ * flight until then). The mailbox is not claimed again before its last send's pause ends. Nor,
+ * while one of those sends is still to be made, by another worker (HELD_CLAIMS,
+ * scheduler.queries.ts); this worker claims it again once its lane is about to run out, and its
+ * next sends follow in the lane, one at a time (mailbox-lanes.service.ts): a mailbox behind its
+ * times keeps sending instead of waiting for the next tick after each chain, and a lane running
+ * out behind its times wakes the loop. Stopping hands back the sends still waiting for their time.
  */
 export function startSendingWorker(options: {
   deps: ServiceDeps;
@@ -68,6 +73,8 @@ export function startSendingWorker(options: {
   const running = new Set<Promise<unknown>>();
   /** Of those, the ticks whose first sends (one per mailbox) are under way: at most ticksInFlight. */
   const delivering = new Set<Promise<unknown>>();
+  /** Each mailbox's sends one after another across ticks; a mailbox about to run out behind its times wakes the loop (mailbox-lanes.service.ts). */
+  const lanes = createMailboxLanes({ clock: deps.ports.clock, onBehind: () => loop.wake() });
 
   /** Counts a finished tick and logs it (one line a tick that did anything). */
   const finished = (result: TickResult, ms: number) => {
@@ -90,6 +97,7 @@ export function startSendingWorker(options: {
       claimLeaseMs: options.claimLeaseMs,
       claimAheadMs,
       signal: stopping.signal,
+      lanes,
     });
     // More is due now: the batch filled.
     const more = tick.claimed >= maxSends;

@@ -6,12 +6,15 @@ export interface WorkerLoop<R> {
   stop(): Promise<void>;
   /** Wakes the loop and resolves after its next round has run (tests and the CLI). */
   next(): Promise<R>;
+  /** The next round starts at once: ends the loop's pause, or skips the one after the round under way. */
+  wake(): void;
 }
 
 /**
  * A worker's main loop: a round, then a pause of `intervalMs`, or none when `more` says
- * the round filled its batch (more is due right now). A failing round is logged and
- * retried after a growing pause (up to a minute), so a database restart does not spin.
+ * the round filled its batch (more is due right now) or `wake` was called meanwhile. A failing
+ * round is logged and retried after a growing pause (up to a minute), so a database restart
+ * does not spin.
  */
 export function startWorkerLoop<R>(options: {
   log: Logger;
@@ -29,6 +32,8 @@ export function startWorkerLoop<R>(options: {
   const { log, name, intervalMs } = options;
   let stopping = false;
   let wake: (() => void) | null = null;
+  /** Woken during a round: the pause after it is skipped. */
+  let woken = false;
   let waiters: ((result: R) => void)[] = [];
   let failures = 0;
 
@@ -58,13 +63,15 @@ export function startWorkerLoop<R>(options: {
         const current = waiters;
         waiters = [];
         for (const w of current) w(result);
-        if (options.more(result)) pause = 0;
+        // More is due, or the loop was woken meanwhile: no pause (a failed round keeps its backoff).
+        if (options.more(result) || woken) pause = 0;
       } catch (error) {
         if (options.worker) options.observer?.onTick({ worker: options.worker, ms: performance.now() - started, failed: true });
         failures += 1;
         pause = Math.min(60_000, intervalMs * 2 ** Math.min(failures, 6));
         log.error({ err: error, failures, retryInMs: pause }, `${name} failed`);
       }
+      woken = false;
       if (!stopping && pause > 0) await sleep(pause);
     }
   })();
@@ -80,6 +87,10 @@ export function startWorkerLoop<R>(options: {
         waiters.push(resolve);
         wake?.();
       });
+    },
+    wake() {
+      if (wake) wake();
+      else woken = true;
     },
   };
 }
