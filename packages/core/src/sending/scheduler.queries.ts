@@ -49,10 +49,10 @@ export const ADDITIONAL_FIELDS_SQL = prepared(`SELECT workspace_id, name, defaul
  * Whether a worker still holds a claim of the mailbox: claimed, not yet recorded or handed back,
  * and within its lease (next_send_at is the lease's end). Such a mailbox is busy: a claim behind
  * its times (slow SMTP answers) may still be sending from it after the pause it was given has
- * ended, and a second claim must not send from it at the same time. Except for the worker that
- * holds those claims, which queues its next sends behind them (claimDueSends' ownMailboxes). A worker that died holds its
- * claims until their lease ends; then the mailbox is free and they are taken over. One probe of
- * leads_in_flight_idx for the mailbox, which holds only its claimed leads.
+ * ended, and a second claim must not send from it at the same time; except for the worker that
+ * holds those claims, which queues its next sends behind them (claimDueSends' ownMailboxes). A
+ * worker that died holds its claims until their lease ends; then the mailbox is free and they are
+ * taken over. One probe of leads_in_flight_idx for the mailbox, which holds only its claimed leads.
  */
 const HELD_CLAIMS = (mailboxId: string, now: string) =>
   `EXISTS (SELECT 1 FROM leads l WHERE l.email_account_id = ${mailboxId} AND l.claimed_at IS NOT NULL AND l.next_send_at > ${now})`;
