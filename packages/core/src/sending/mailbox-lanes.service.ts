@@ -22,14 +22,14 @@ import type { Clock } from '../shared/ports';
 import type { ClaimedSend } from './send-decision.rules';
 
 /** A lane with this many sends or fewer left to start is about to run out: its mailbox may be claimed again. */
-export const DRAINED_AT = 1;
+const DRAINED_AT = 1;
 /** A send under way longer than this many times the lane's last one (real time) is slow: no more sends queue behind it. */
-export const SLOW_SEND_FACTOR = 3;
+const SLOW_SEND_FACTOR = 3;
 /** Nor is a send under way for less than this slow (real ms). */
 export const SLOW_SEND_FLOOR_MS = 100;
 
 export interface MailboxLanes {
-  /** Mailboxes with a lane about to run out (at most DRAINED_AT sends left to start). */
+  /** Mailboxes with a lane about to run out (at most DRAINED_AT sends left to start) whose server keeps answering. */
   drained(): string[];
   /**
    * Runs `deliver` (the sends of `chain`, one mailbox's, in order) once the mailbox's earlier

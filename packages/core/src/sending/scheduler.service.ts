@@ -143,7 +143,7 @@ export async function claimDueSends(options: {
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
   const aheadMs = Math.max(0, options.aheadMs ?? 0);
   const nowIso = now.toISOString();
-  const own = [...(options.ownMailboxes ?? [])];
+  const own = options.ownMailboxes ?? [];
   const db = deps.db;
 
   const campaignRows = await db.$queryRawUnsafe<CampaignRow[]>(ACTIVE_CAMPAIGNS_SQL, options.workspaceIds ?? null);

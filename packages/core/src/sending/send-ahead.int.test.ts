@@ -201,7 +201,7 @@ describe('delivering sends claimed ahead', () => {
     expectOneAtATime(await transactions.bySender());
   }, 60_000);
 
-  it('a mailbox whose claimed sends run late (a slow server) is not given more while they go on: its e-mails never overlap', async () => {
+  it('a mailbox whose claimed sends run late (a slow server) gets more only queued behind them, by its own worker: its e-mails never overlap', async () => {
     // More leads than a first claim gives the two mailboxes (about ten each in the ten-minute horizon).
     const { t, leads } = await campaignOf(40, 'slow');
     // 600 times real time, and every body answered 150 ms (90 s here) late: longer than a
