@@ -9,9 +9,11 @@
  * only once its chain is done, and the claim comes at the worker's next tick. With lanes, a
  * mailbox whose lane is about to run out (`drained`: at most DRAINED_AT sends left to start) may
  * be claimed again by its own worker (claimDueSends' ownMailboxes: its held claims are this
- * worker's, queued in this lane), and a lane running out behind its times calls `onBehind`: the
- * worker claims at once instead of after its pause. Every other worker still sees the mailbox as
- * busy (HELD_CLAIMS).
+ * worker's, queued in this lane), and a lane running out behind its times (the pause after its
+ * last send ended before that send starts: its mailbox may be given more now) calls `onBehind`:
+ * the worker claims at once instead of after its pause. A mailbox sending on time (its pause still
+ * to come) waits for the worker's next tick, as before lanes. Every other worker still sees the
+ * mailbox as busy (HELD_CLAIMS).
  *
  * Only while its server keeps answering: a lane whose send under way has taken longer than
  * SLOW_SEND_FACTOR times its last send (and SLOW_SEND_FLOOR_MS), or whose first send is under way,
@@ -35,9 +37,10 @@ export interface MailboxLanes {
    * Runs `deliver` (the sends of `chain`, one mailbox's, in order) once the mailbox's earlier
    * chains are done. `deliver` calls `starting` as each send starts, and the function it returns
    * once the send is done (the server answered, or it failed); sends it gives up count as started
-   * once it settles.
+   * once it settles. `readyAt`: when the mailbox may be given more after this chain (the pause
+   * after its last send ends: ClaimResult's readyAt); its last send's time when absent.
    */
-  run<T>(chain: readonly ClaimedSend[], deliver: (starting: () => () => void) => Promise<T>): Promise<T>;
+  run<T>(chain: readonly ClaimedSend[], deliver: (starting: () => () => void) => Promise<T>, readyAt?: Date): Promise<T>;
 }
 
 interface Lane {
@@ -45,15 +48,15 @@ interface Lane {
   tail: Promise<void>;
   /** Sends queued and not yet started. */
   toStart: number;
-  /** The latest send time queued (ms on the clock). */
-  lastAt: number;
+  /** When its mailbox may be given more after the chains queued (ms on the clock). */
+  readyAt: number;
   /** When the send under way started (performance.now()), null when none is. */
   sendingSince: number | null;
 }
 
 export function createMailboxLanes(options: {
   clock: Clock;
-  /** Called when a lane is about to run out with its sends' times passed: claiming now may keep its mailbox busy. */
+  /** Called when a lane is about to run out with its mailbox's pause after it already over: claiming now keeps its mailbox busy. */
   onBehind?: () => void;
 }): MailboxLanes {
   const lanes = new Map<string, Lane>();
@@ -72,13 +75,13 @@ export function createMailboxLanes(options: {
       const at = performance.now();
       return [...lanes].filter(([id, lane]) => isDrained(id, lane, at)).map(([id]) => id);
     },
-    run(chain, deliver) {
+    run(chain, deliver, readyAt) {
       const mailboxId = chain[0]!.mailbox.id;
       let lane = lanes.get(mailboxId);
-      if (!lane) lanes.set(mailboxId, (lane = { tail: Promise.resolve(), toStart: 0, lastAt: 0, sendingSince: null }));
+      if (!lane) lanes.set(mailboxId, (lane = { tail: Promise.resolve(), toStart: 0, readyAt: 0, sendingSince: null }));
       const own = lane;
       own.toStart += chain.length;
-      own.lastAt = Math.max(own.lastAt, ...chain.map((c) => c.sendAt.getTime()));
+      own.readyAt = Math.max(own.readyAt, readyAt?.getTime() ?? Math.max(...chain.map((c) => c.sendAt.getTime())));
       let left = chain.length;
       const starting = () => {
         if (left > 0) {
@@ -87,7 +90,7 @@ export function createMailboxLanes(options: {
         }
         const since = performance.now();
         own.sendingSince = since;
-        if (own.toStart <= DRAINED_AT && options.clock.now().getTime() >= own.lastAt) options.onBehind?.();
+        if (own.toStart <= DRAINED_AT && options.clock.now().getTime() >= own.readyAt) options.onBehind?.();
         return () => {
           if (own.sendingSince !== since) return;
           lastSendMs.set(mailboxId, performance.now() - since);

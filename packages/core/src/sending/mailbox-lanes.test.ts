@@ -100,19 +100,27 @@ describe('mailbox lanes', () => {
     expect(lanes.drained()).toEqual([]);
   });
 
-  it('tells the worker when a lane about to run out is behind its times, not while its sends wait for their times', async () => {
+  it('tells the worker when a lane about to run out is behind its times, not while its mailbox sends on time', async () => {
     const clock = new TestClock(new Date(START));
     let behind = 0;
     const lanes = createMailboxLanes({ clock, onBehind: () => void (behind += 1) });
-    const sendAll = async (starting: () => () => void) => {
-      for (let i = 0; i < 2; i++) starting()();
+    /** Sends each at its time, or at once when that has passed. */
+    const onTime = (chain: readonly ClaimedSend[]) => async (starting: () => () => void) => {
+      for (const c of chain) {
+        if (clock.now() < c.sendAt) clock.at = c.sendAt;
+        starting()();
+      }
     };
-    // Sends due a minute and two from now, started on time: not behind.
-    await lanes.run(chainOf('a', 2, START + 60_000), sendAll);
+    // Sends a minute apart from a minute from now, each started at its time; the mailbox's pause
+    // after the last ends five minutes later: on time, the worker's next tick gives it more.
+    const ahead = chainOf('a', 2, START + 60_000);
+    await lanes.run(ahead, onTime(ahead), new Date(START + 2 * 60_000 + 5 * 60_000));
     expect(behind).toBe(0);
-    // Their times already passed when they start: behind, once each send leaves one or none to start.
-    clock.advance(10 * 60_000);
-    await lanes.run(chainOf('a', 2, START), sendAll);
+    // A chain whose pause after its last send ended before its sends start (its server took longer
+    // than the pauses): behind, once as each send leaves one or none to start.
+    clock.advance(60 * 60_000);
+    const late = chainOf('a', 2, START + 10 * 60_000);
+    await lanes.run(late, onTime(late), new Date(START + 20 * 60_000));
     expect(behind).toBe(2);
   });
 });

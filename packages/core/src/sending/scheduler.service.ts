@@ -79,6 +79,8 @@ export interface ClaimResult {
   deferred: number;
   /** Active campaigns inside their sending window. */
   openCampaigns: number;
+  /** When each mailbox given sends may be given more (the pause after its last send here ends). */
+  readyAt: ReadonlyMap<string, Date>;
 }
 
 // --- helpers ------------------------------------------------------------------------------
@@ -182,7 +184,7 @@ export async function claimDueSends(options: {
         : null,
     });
   }
-  if (!plans.size) return { claims: [], stopped: 0, deferred: 0, openCampaigns: 0 };
+  if (!plans.size) return { claims: [], stopped: 0, deferred: 0, openCampaigns: 0, readyAt: new Map() };
 
   const mailboxIds = [...new Set([...plans.values()].flatMap((p) => p.row.mailbox_ids))];
   // A mailbox's day is its workspace's day: every campaign of a workspace agrees on it.
@@ -217,7 +219,7 @@ export async function claimDueSends(options: {
   // later only the mailboxes their due leads can use.
   const campaigns = new Map([...plans].map(([id, p]) => [id, p.row]));
   const { open, spent, candidates, take, reach } = claimScope({ now, maxSends, campaigns, campaignState, mailboxes: mailboxRows });
-  if (!take) return { claims: [], stopped: 0, deferred: 0, openCampaigns: plans.size };
+  if (!take) return { claims: [], stopped: 0, deferred: 0, openCampaigns: plans.size, readyAt: new Map() };
 
   return db.$transaction(async (tx) => {
     // The lock also turns JIT off for the rest of this transaction and brings each campaign's
@@ -255,7 +257,7 @@ export async function claimDueSends(options: {
       const n = Math.min(left.total, freeHere * perMailbox * 2, share);
       if (n > 0 && freeHere > 0) wanted.push({ id, n });
     }
-    if (!wanted.length) return { claims: [], stopped: 0, deferred: 0, openCampaigns: plans.size };
+    if (!wanted.length) return { claims: [], stopped: 0, deferred: 0, openCampaigns: plans.size, readyAt: new Map() };
 
     const leads = await tx.$queryRawUnsafe<LeadRow[]>(DUE_LEADS_SQL, wanted.map((w) => w.id), wanted.map((w) => w.n), nowIso);
     // Oldest due first across campaigns, so campaigns sharing a mailbox take turns.
@@ -395,6 +397,6 @@ export async function claimDueSends(options: {
     for (const claim of claims) {
       if (claim.takenOver && !claim.dataStartedAt) deps.log.warn({ leadId: claim.leadId, messageId: claim.message.messageId }, 'retrying a send whose worker stopped before recording it');
     }
-    return { claims, stopped, deferred: deferred + waiting, openCampaigns: plans.size };
+    return { claims, stopped, deferred: deferred + waiting, openCampaigns: plans.size, readyAt: new Map([...readyAt].map(([id, at]) => [id, new Date(at)])) };
   });
 }

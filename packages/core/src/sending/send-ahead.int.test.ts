@@ -6,6 +6,7 @@ import { simpleParser } from 'mailparser';
 import { createSendingFixture, useSmtpServer, useTestDatabase } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import type { Clock } from '../shared/ports';
+import { createMailSender } from '../shared/mail-sender';
 import { sendingGapWithJitter } from './pacing.rules';
 import { CLAIM_LEASE_MS, claimDueSends } from './scheduler.service';
 import { releaseClaims, startSchedulerTick } from './send-tick.service';
@@ -215,6 +216,46 @@ describe('delivering sends claimed ahead', () => {
     expect(receivedBy(leads).map((m) => m.to[0]).sort()).toEqual([...leads].sort());
     expect(await db.prisma.sentEmail.count({ where: { workspaceId: t.ws } })).toBe(leads.length);
     expectOneAtATime(await transactions.bySender());
+  }, 60_000);
+
+  it.each([
+    { ahead: '3 minutes', aheadMs: 3 * 60 * SECOND },
+    { ahead: 'nothing', aheadMs: 0 },
+  ])("a mailbox whose server holds an answer does not hold up the other mailbox's next claims (sends claimed ahead: $ahead)", async ({ aheadMs }) => {
+    const { t, leads } = await campaignOf(16, `held${aheadMs}`);
+    // 600 times real time; a claim gives a mailbox the sends of the next 3 minutes (pauses of
+    // 51–75 s: three or four), or one. The first body is held until the test lets it go.
+    const clock = movingClock(600);
+    const release = Promise.withResolvers<void>();
+    let held: string | null = null;
+    smtp.beforeAnswer = async (event) => {
+      if (event.phase !== 'body' || held !== null || !leads.includes(event.to[0]!)) return;
+      held = event.to[0]!;
+      await release.promise;
+    };
+    const recorded = () => db.prisma.sentEmail.count({ where: { workspaceId: t.ws } });
+    // A server silent for longer than the usual test timeout (5 s) is slow, not gone.
+    const sender = createMailSender({ timeoutMs: 60_000, allowPrivateTargets: true });
+    const worker = startSendingWorker({ deps: { ...t.deps, ports: { ...t.deps.ports, clock, smtp: sender } }, intervalMs: 20, claimAheadMs: aheadMs, workspaceIds: [t.ws], claimLeaseMs: 60 * 60 * SECOND });
+    let whileHeld: number;
+    try {
+      // The held mailbox keeps its own claim (at most four sends); the other sends every other
+      // lead meanwhile, claim after claim. Had the worker's loop waited for the held send before
+      // claiming again, the other would have stopped after its first three or four.
+      for (let i = 0; i < 200 && (await recorded()) < leads.length - 4; i++) await new Promise((r) => setTimeout(r, 50));
+      whileHeld = await recorded();
+      expect(held).not.toBeNull();
+      release.resolve();
+      for (let i = 0; i < 200 && (await recorded()) < leads.length; i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      release.resolve();
+      await worker.stop();
+      await sender.close();
+      smtp.beforeAnswer = null;
+    }
+    expect(whileHeld).toBeGreaterThanOrEqual(leads.length - 4);
+    expect(receivedBy(leads).map((m) => m.to[0]).sort()).toEqual([...leads].sort());
+    expect(await recorded()).toBe(leads.length);
   }, 60_000);
 
   it('a campaign paused after the claim sends nothing more: its next send is cut off before its body ends, the rest handed back', async () => {

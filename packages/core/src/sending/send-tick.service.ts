@@ -201,7 +201,9 @@ async function deliverChains(options: {
     }
   };
   await Promise.all(
-    options.chains.map((chain, k) => options.lanes.run(chain, (starting) => deliverChain(chain, options.firstDone[k]!, starting))),
+    options.chains.map((chain, k) =>
+      options.lanes.run(chain, (starting) => deliverChain(chain, options.firstDone[k]!, starting), claim.readyAt.get(chain[0]!.mailbox.id)),
+    ),
   );
   await Promise.all(recording);
   if (unsent.length) {

@@ -1,7 +1,7 @@
 import type { ServiceDeps } from '../shared/context';
 import { startWorkerLoop } from '../shared/worker-loop';
 import { CLAIM_LEASE_MS } from './scheduler.service';
-import { startSchedulerTick, type TickResult } from './send-tick.service';
+import { startSchedulerTick, type StartedTick, type TickResult } from './send-tick.service';
 import { createMailboxLanes } from './mailbox-lanes.service';
 
 export interface SendingWorker {
@@ -10,7 +10,8 @@ export interface SendingWorker {
   /**
    * Resolves after the next tick has run (tests and the CLI); for a tick that filled its batch,
    * once it has claimed, and for one with sends claimed ahead, once each mailbox's first send is
-   * done (their counts other than `claimed` are logged when their delivery finishes).
+   * done (their counts other than `claimed` are logged when their delivery finishes); with nothing
+   * more due, no later than the wait for them ends (FIRST_SENDS_WAIT_MS), its counts then logged too.
    */
   nextTick(): Promise<TickResult>;
 }
@@ -26,13 +27,33 @@ export const DEFAULT_CLAIM_AHEAD_MS = 120_000;
 export const TICKS_IN_FLIGHT = 2;
 
 /**
+ * With nothing more due, a round waits for its tick (its first sends, with sends claimed ahead) for
+ * at most this long, or the loop's interval when that is longer (startSendingWorker): longer than
+ * a few slow sends, or a busy server's greeting delay.
+ */
+export const FIRST_SENDS_WAIT_MS = 1_000;
+
+/** Whether `promise` settled within `ms` (real time); rejects as it does, within them. */
+async function settledOrAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * The scheduler loop of the worker role: a tick every `intervalMs`, at once while ticks fill
  * their batch. A tick that filled its batch (more is due now) goes on delivering while the next
  * one claims, up to `ticksInFlight` ticks delivering their first sends at once: the next claim
  * does not wait for the slowest SMTP server of the batch before, nor for its recording. Overlapping
  * ticks of one worker are as safe as two workers: a claim locks with SKIP LOCKED, and the daily
  * limits count the sends still in flight (scheduler.service.ts). A tick that did not fill its
- * batch (nothing more was due) is waited for before the loop pauses.
+ * batch (nothing more was due) is waited for before the loop pauses, for at most the loop's
+ * interval (or FIRST_SENDS_WAIT_MS when that is longer; then it goes on in the background): a
+ * mailbox whose server is slow to answer does not hold up the other mailboxes' next claim.
  *
  * With `claimAheadMs`, a tick also gives a mailbox the sends that may follow its first within
  * that time, each once the pause after the one before ends; those later sends go on in the
@@ -75,6 +96,8 @@ export function startSendingWorker(options: {
   const delivering = new Set<Promise<unknown>>();
   /** Each mailbox's sends one after another across ticks; a mailbox about to run out behind its times wakes the loop (mailbox-lanes.service.ts). */
   const lanes = createMailboxLanes({ clock: deps.ports.clock, onBehind: () => loop.wake() });
+  /** How long a round waits at most for its tick's first sends when nothing more is due (see round). */
+  const firstSendsWaitMs = Math.max(intervalMs, FIRST_SENDS_WAIT_MS);
 
   /** Counts a finished tick and logs it (one line a tick that did anything). */
   const finished = (result: TickResult, ms: number) => {
@@ -84,6 +107,24 @@ export function startSendingWorker(options: {
     totals.deferred += result.deferred;
     totals.released += result.released;
     if (result.claimed || result.stopped || result.completedCampaigns.length) log.info({ ...result, totals, ms: Math.round(ms) }, 'tick');
+  };
+
+  /**
+   * A tick that goes on delivering while the loop goes on (its later sends each at its time): among
+   * the ticks running until it finishes, and among those delivering until its first sends are
+   * done, which the returned promise settles with.
+   */
+  const goOn = (tick: StartedTick, started: number): Promise<unknown> => {
+    const done: Promise<unknown> = tick.finished
+      .then(
+        (result) => finished(result, performance.now() - started),
+        (error: unknown) => log.error({ err: error }, 'tick failed after its claim (its leads go back when their lease ends)'),
+      )
+      .finally(() => running.delete(done));
+    running.add(done);
+    const first: Promise<unknown> = tick.firstSends.finally(() => delivering.delete(first));
+    delivering.add(first);
+    return first;
   };
 
   const round = async (): Promise<TickResult & { more: boolean }> => {
@@ -101,26 +142,31 @@ export function startSendingWorker(options: {
     });
     // More is due now: the batch filled.
     const more = tick.claimed >= maxSends;
-    if ((more && ticksInFlight > 1) || tick.sendsLater) {
-      // This tick goes on delivering while the next one claims (its later sends each at its time);
-      // it holds a place among the ticks in flight until its first sends are done.
-      const done: Promise<unknown> = tick.finished
-        .then(
-          (result) => finished(result, performance.now() - started),
-          (error: unknown) => log.error({ err: error }, 'tick failed after its claim (its leads go back when their lease ends)'),
-        )
-        .finally(() => running.delete(done));
-      running.add(done);
-      const first: Promise<unknown> = tick.firstSends.finally(() => delivering.delete(first));
-      delivering.add(first);
-      // Nothing more due now (or one tick at a time): the loop goes on once these first sends are done.
-      if (!more || ticksInFlight === 1) await first;
-      return { claimed: tick.claimed, sent: 0, unconfirmed: 0, bounced: 0, deferred: 0, disconnected: 0, released: 0, stopped: 0, waiting: 0, completedCampaigns: [], more };
+    const claimedOnly = { claimed: tick.claimed, sent: 0, unconfirmed: 0, bounced: 0, deferred: 0, disconnected: 0, released: 0, stopped: 0, waiting: 0, completedCampaigns: [], more };
+    const whole = async () => {
+      const result = await tick.finished;
+      finished(result, performance.now() - started);
+      return { ...result, more };
+    };
+    if (ticksInFlight === 1) {
+      // One tick at a time: the loop goes on once this one is done, or, with sends claimed ahead
+      // (each at its time), once its first sends are.
+      if (!tick.sendsLater) return whole();
+      await goOn(tick, started);
+      return claimedOnly;
     }
-    // Nothing more was due: the loop pauses once this tick is done (ticks still delivering go on).
-    const result = await tick.finished;
-    finished(result, performance.now() - started);
-    return { ...result, more };
+    // More is due: the next tick claims while this one delivers.
+    if (more) {
+      void goOn(tick, started);
+      return claimedOnly;
+    }
+    // Nothing more due: the loop pauses once this tick is done (with sends claimed ahead, once its
+    // first sends are), but waits for no longer than firstSendsWaitMs: a server slow to answer (or
+    // to greet a new connection) holds up its own mailbox's sends, not every other mailbox's claim.
+    if (!tick.sendsLater && (await settledOrAfter(tick.finished, firstSendsWaitMs))) return whole();
+    const first = goOn(tick, started);
+    if (tick.sendsLater) await settledOrAfter(first, firstSendsWaitMs);
+    return claimedOnly;
   };
 
   log.info({ intervalMs, maxSendsPerTick: maxSends, ticksInFlight, claimLeaseMs: options.claimLeaseMs ?? CLAIM_LEASE_MS, claimAheadMs }, 'sending worker started');
