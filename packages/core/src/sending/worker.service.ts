@@ -47,8 +47,9 @@ async function settledOrAfter(promise: Promise<unknown>, ms: number): Promise<bo
 /**
  * The scheduler loop of the worker role: a tick every `intervalMs`, at once while ticks fill
  * their batch. A tick that filled its batch (more is due now) goes on delivering while the next
- * one claims, up to `ticksInFlight` ticks delivering their first sends at once: the next claim
- * does not wait for the slowest SMTP server of the batch before, nor for its recording. Overlapping
+ * one claims, up to `ticksInFlight` ticks delivering their first sends at once (a tick whose first
+ * sends take longer than the loop's interval, and FIRST_SENDS_WAIT_MS, stops counting): the next
+ * claim does not wait for the slowest SMTP server of the batch before, nor for its recording. Overlapping
  * ticks of one worker are as safe as two workers: a claim locks with SKIP LOCKED, and the daily
  * limits count the sends still in flight (scheduler.service.ts). A tick that did not fill its
  * batch (nothing more was due) is waited for before the loop pauses, for at most the loop's
@@ -92,7 +93,7 @@ export function startSendingWorker(options: {
   const stopping = new AbortController();
   /** Ticks still delivering while the loop goes on: their batch filled, or their later sends wait for their time. */
   const running = new Set<Promise<unknown>>();
-  /** Of those, the ticks whose first sends (one per mailbox) are under way: at most ticksInFlight. */
+  /** Of those, the ticks whose first sends (one per mailbox) are under way, for firstSendsWaitMs at most: at most ticksInFlight. */
   const delivering = new Set<Promise<unknown>>();
   /** Each mailbox's sends one after another across ticks; a mailbox about to run out behind its times wakes the loop (mailbox-lanes.service.ts). */
   const lanes = createMailboxLanes({ clock: deps.ports.clock, onBehind: () => loop.wake() });
@@ -111,10 +112,11 @@ export function startSendingWorker(options: {
 
   /**
    * A tick that goes on delivering while the loop goes on (its later sends each at its time): among
-   * the ticks running until it finishes, and among those delivering until its first sends are
-   * done, which the returned promise settles with.
+   * the ticks running until it finishes, and among those delivering until its first sends are done
+   * or firstSendsWaitMs has passed (a server slow to answer does not keep the next claims waiting
+   * for a place). Returns its first sends.
    */
-  const goOn = (tick: StartedTick, started: number): Promise<unknown> => {
+  const goOn = (tick: StartedTick, started: number): Promise<void> => {
     const done: Promise<unknown> = tick.finished
       .then(
         (result) => finished(result, performance.now() - started),
@@ -122,9 +124,9 @@ export function startSendingWorker(options: {
       )
       .finally(() => running.delete(done));
     running.add(done);
-    const first: Promise<unknown> = tick.firstSends.finally(() => delivering.delete(first));
-    delivering.add(first);
-    return first;
+    const place: Promise<unknown> = settledOrAfter(tick.firstSends, firstSendsWaitMs).finally(() => delivering.delete(place));
+    delivering.add(place);
+    return tick.firstSends;
   };
 
   const round = async (): Promise<TickResult & { more: boolean }> => {
