@@ -11,7 +11,8 @@ export interface SendingWorker {
    * Resolves after the next tick has run (tests and the CLI); for a tick that filled its batch,
    * once it has claimed, and for one with sends claimed ahead, once each mailbox's first send is
    * done (their counts other than `claimed` are logged when their delivery finishes); with nothing
-   * more due, no later than the wait for them ends (FIRST_SENDS_WAIT_MS), its counts then logged too.
+   * more due, once the tick is done or the wait for it ends (the interval, and FIRST_SENDS_WAIT_MS;
+   * a tick still delivering then is logged when it finishes).
    */
   nextTick(): Promise<TickResult>;
 }
@@ -113,10 +114,10 @@ export function startSendingWorker(options: {
   /**
    * A tick that goes on delivering while the loop goes on (its later sends each at its time): among
    * the ticks running until it finishes, and among those delivering until its first sends are done
-   * or firstSendsWaitMs has passed (a server slow to answer does not keep the next claims waiting
-   * for a place). Returns its first sends.
+   * or `placeMs` have passed (firstSendsWaitMs: a server slow to answer does not keep the next
+   * claims waiting for a place). Returns its first sends.
    */
-  const goOn = (tick: StartedTick, started: number): Promise<void> => {
+  const goOn = (tick: StartedTick, started: number, placeMs = firstSendsWaitMs): Promise<void> => {
     const done: Promise<unknown> = tick.finished
       .then(
         (result) => finished(result, performance.now() - started),
@@ -124,7 +125,7 @@ export function startSendingWorker(options: {
       )
       .finally(() => running.delete(done));
     running.add(done);
-    const place: Promise<unknown> = settledOrAfter(tick.firstSends, firstSendsWaitMs).finally(() => delivering.delete(place));
+    const place: Promise<unknown> = settledOrAfter(tick.firstSends, placeMs).finally(() => delivering.delete(place));
     delivering.add(place);
     return tick.firstSends;
   };
@@ -165,9 +166,13 @@ export function startSendingWorker(options: {
     // Nothing more due: the loop pauses once this tick is done (with sends claimed ahead, once its
     // first sends are), but waits for no longer than firstSendsWaitMs: a server slow to answer (or
     // to greet a new connection) holds up its own mailbox's sends, not every other mailbox's claim.
-    if (!tick.sendsLater && (await settledOrAfter(tick.finished, firstSendsWaitMs))) return whole();
-    const first = goOn(tick, started);
-    if (tick.sendsLater) await settledOrAfter(first, firstSendsWaitMs);
+    if (tick.sendsLater) {
+      await settledOrAfter(goOn(tick, started), firstSendsWaitMs);
+      return claimedOnly;
+    }
+    if (await settledOrAfter(tick.finished, firstSendsWaitMs)) return whole();
+    // Waited for already: it takes no place among the ticks in flight.
+    void goOn(tick, started, 0);
     return claimedOnly;
   };
 
