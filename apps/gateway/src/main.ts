@@ -8,7 +8,7 @@ import { metricsApp } from './metrics';
 import { bootstrapIfEmpty, keyBanner, setupBanner } from './bootstrap';
 import { gatewayDeps, migrate, openDatabase, publicUrlOf } from './services';
 import { claimDataDir, DataDirLockedError, tightenDataDir, type DataDirLock } from './data-dir';
-import { checkEncryptionKey, EncryptionKeyMismatchError, ensureSetupLink, startAccountAutomationWorker, startPurgeWorker, startReplyWorker, startSendingWorker, startWarmupWorker, startWebhookWorker } from '@outreach/core';
+import { checkEncryptionKey, EncryptionKeyMismatchError, ensureSetupLink, settledWithin, startAccountAutomationWorker, startPurgeWorker, startReplyWorker, startSendingWorker, startWarmupWorker, startWebhookWorker } from '@outreach/core';
 import type { Database } from '@outreach/db';
 
 /** A start the operator has to fix: one line on stderr, exit code 1. */
@@ -160,16 +160,6 @@ if (runsWorkers) {
 running = true;
 if (stopSignal) await shutdown(stopSignal);
 
-/** Resolves after ms (the timer does not hold the process open). */
-function delay(ms: number) {
-  return new Promise<void>((r) => setTimeout(r, ms).unref());
-}
-
-/** Waits for a promise up to ms; true when it settled in time. */
-async function within(ms: number, promise: Promise<unknown>): Promise<boolean> {
-  return Promise.race([promise.then(() => true, () => true), delay(ms).then(() => false)]);
-}
-
 /**
  * Stops taking work (new requests answer 503, health checks `stopping`), then lets the
  * workers' rounds and the requests in flight finish, all within SHUTDOWN_TIMEOUT_MS; what
@@ -196,14 +186,14 @@ async function shutdown(signal: string): Promise<never> {
     );
     return entry;
   });
-  const clean = await within(timeoutMs, Promise.all(tasks.map((t) => t.promise)));
+  const clean = await settledWithin(timeoutMs, Promise.all(tasks.map((t) => t.promise)));
   if (!clean) {
     const unfinished = tasks.filter((t) => !t.done).map((t) => (t.name === 'http requests' ? `http requests (${server?.inFlight() ?? 0} in flight)` : t.name));
     log.warn({ unfinished, timeoutMs }, 'shutdown timeout: stopping with work unfinished (sends and webhook deliveries are retried after their lease)');
   }
   // Closing must not hang the exit either: connections, mail pools and the database get a few seconds.
   let closeFailed = false;
-  const closedInTime = await within(
+  const closedInTime = await settledWithin(
     5_000,
     (async () => {
       try {

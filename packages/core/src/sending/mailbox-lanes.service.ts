@@ -37,10 +37,10 @@ export interface MailboxLanes {
    * Runs `deliver` (the sends of `chain`, one mailbox's, in order) once the mailbox's earlier
    * chains are done. `deliver` calls `starting` as each send starts, and the function it returns
    * once the send is done (the server answered, or it failed); sends it gives up count as started
-   * once it settles. `readyAt`: when the mailbox may be given more after this chain (the pause
-   * after its last send ends: ClaimResult's readyAt); its last send's time when absent.
+   * once it settles. `readyAt`: when the mailbox may be given more after this chain (ms on the
+   * clock: the pause after its last send ends, ClaimResult's readyAt); its last send's time when absent.
    */
-  run<T>(chain: readonly ClaimedSend[], deliver: (starting: () => () => void) => Promise<T>, readyAt?: Date): Promise<T>;
+  run<T>(chain: readonly ClaimedSend[], deliver: (starting: () => () => void) => Promise<T>, readyAt?: number): Promise<T>;
 }
 
 interface Lane {
@@ -81,7 +81,7 @@ export function createMailboxLanes(options: {
       if (!lane) lanes.set(mailboxId, (lane = { tail: Promise.resolve(), toStart: 0, readyAt: 0, sendingSince: null }));
       const own = lane;
       own.toStart += chain.length;
-      own.readyAt = Math.max(own.readyAt, readyAt?.getTime() ?? Math.max(...chain.map((c) => c.sendAt.getTime())));
+      own.readyAt = Math.max(own.readyAt, readyAt ?? Math.max(...chain.map((c) => c.sendAt.getTime())));
       let left = chain.length;
       const starting = () => {
         if (left > 0) {

@@ -114,13 +114,13 @@ describe('mailbox lanes', () => {
     // Sends a minute apart from a minute from now, each started at its time; the mailbox's pause
     // after the last ends five minutes later: on time, the worker's next tick gives it more.
     const ahead = chainOf('a', 2, START + 60_000);
-    await lanes.run(ahead, onTime(ahead), new Date(START + 2 * 60_000 + 5 * 60_000));
+    await lanes.run(ahead, onTime(ahead), START + 2 * 60_000 + 5 * 60_000);
     expect(behind).toBe(0);
     // A chain whose pause after its last send ended before its sends start (its server took longer
     // than the pauses): behind, once as each send leaves one or none to start.
     clock.advance(60 * 60_000);
     const late = chainOf('a', 2, START + 10 * 60_000);
-    await lanes.run(late, onTime(late), new Date(START + 20 * 60_000));
+    await lanes.run(late, onTime(late), START + 20 * 60_000);
     expect(behind).toBe(2);
   });
 });

@@ -79,8 +79,8 @@ export interface ClaimResult {
   deferred: number;
   /** Active campaigns inside their sending window. */
   openCampaigns: number;
-  /** When each mailbox given sends may be given more (the pause after its last send here ends). */
-  readyAt: ReadonlyMap<string, Date>;
+  /** When each mailbox given sends may be given more (the pause after its last send here ends), ms on the clock. */
+  readyAt: ReadonlyMap<string, number>;
 }
 
 // --- helpers ------------------------------------------------------------------------------
@@ -397,6 +397,6 @@ export async function claimDueSends(options: {
     for (const claim of claims) {
       if (claim.takenOver && !claim.dataStartedAt) deps.log.warn({ leadId: claim.leadId, messageId: claim.message.messageId }, 'retrying a send whose worker stopped before recording it');
     }
-    return { claims, stopped, deferred: deferred + waiting, openCampaigns: plans.size, readyAt: new Map([...readyAt].map(([id, at]) => [id, new Date(at)])) };
+    return { claims, stopped, deferred: deferred + waiting, openCampaigns: plans.size, readyAt };
   });
 }

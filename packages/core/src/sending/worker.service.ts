@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '../shared/context';
-import { startWorkerLoop } from '../shared/worker-loop';
+import { settledWithin, startWorkerLoop } from '../shared/worker-loop';
 import { CLAIM_LEASE_MS } from './scheduler.service';
 import { startSchedulerTick, type StartedTick, type TickResult } from './send-tick.service';
 import { createMailboxLanes } from './mailbox-lanes.service';
@@ -33,17 +33,6 @@ export const TICKS_IN_FLIGHT = 2;
  * a few slow sends, or a busy server's greeting delay.
  */
 export const FIRST_SENDS_WAIT_MS = 1_000;
-
-/** Whether `promise` settled within `ms` (real time); rejects as it does, within them. */
-async function settledOrAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const elapsed = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true), elapsed]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * The scheduler loop of the worker role: a tick every `intervalMs`, at once while ticks fill
@@ -125,7 +114,7 @@ export function startSendingWorker(options: {
       )
       .finally(() => running.delete(done));
     running.add(done);
-    const place: Promise<unknown> = settledOrAfter(tick.firstSends, placeMs).finally(() => delivering.delete(place));
+    const place: Promise<unknown> = settledWithin(placeMs, tick.firstSends).finally(() => delivering.delete(place));
     delivering.add(place);
     return tick.firstSends;
   };
@@ -167,10 +156,11 @@ export function startSendingWorker(options: {
     // first sends are), but waits for no longer than firstSendsWaitMs: a server slow to answer (or
     // to greet a new connection) holds up its own mailbox's sends, not every other mailbox's claim.
     if (tick.sendsLater) {
-      await settledOrAfter(goOn(tick, started), firstSendsWaitMs);
+      await settledWithin(firstSendsWaitMs, goOn(tick, started));
       return claimedOnly;
     }
-    if (await settledOrAfter(tick.finished, firstSendsWaitMs)) return whole();
+    // Settled in time (a failed tick rethrows from whole(): the loop backs off).
+    if (await settledWithin(firstSendsWaitMs, tick.finished)) return whole();
     // Waited for already: it takes no place among the ticks in flight.
     void goOn(tick, started, 0);
     return claimedOnly;

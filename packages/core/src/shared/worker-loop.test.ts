@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { startWorkerLoop } from './worker-loop';
+import { settledWithin, startWorkerLoop } from './worker-loop';
 
 const log = pino({ level: 'silent' });
 const turns = async (n = 5) => {
@@ -43,5 +43,13 @@ describe('worker loop', () => {
     } finally {
       await loop.stop();
     }
+  });
+});
+
+describe('settledWithin', () => {
+  it('is true for a promise that resolves or rejects in time, false for one still pending when the time is up', async () => {
+    expect(await settledWithin(1_000, Promise.resolve('done'))).toBe(true);
+    expect(await settledWithin(1_000, Promise.reject(new Error('failed')))).toBe(true);
+    expect(await settledWithin(30, new Promise(() => undefined))).toBe(false);
   });
 });

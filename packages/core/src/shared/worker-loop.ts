@@ -94,3 +94,21 @@ export function startWorkerLoop<R>(options: {
     },
   };
 }
+
+/**
+ * Whether `promise` settles (resolves or rejects) within `ms` of real time: a worker waiting for
+ * work that may hang, or a process stopping, goes on after the wait. The timer is cleared once it
+ * settles and never holds the process open.
+ */
+export async function settledWithin(ms: number, promise: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
