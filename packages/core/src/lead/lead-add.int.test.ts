@@ -267,7 +267,8 @@ describe('POST /lead/add', () => {
     });
     expect([r.leads_uploaded, r.already_in_campaign, r.overflowed_lead_count]).toEqual([count, 0, 0]);
     addsUp(r);
-    expect(statements).toEqual(['update', 'update', 'update', 'insert', 'insert', 'insert']);
+    // Updates in statements of S (every lead planned first), then the inserts as any upload.
+    expect(statements).toEqual([...Array<string>(Math.ceil(count / S)).fill('update'), ...Array<string>(statementsFor(count)).fill('insert')]);
     const leads = await db.prisma.lead.findMany({ where: { campaignId: campaign.id }, select: { firstName: true } });
     expect(leads).toHaveLength(count);
     expect(leads.every((l) => l.firstName === 'New')).toBe(true);
