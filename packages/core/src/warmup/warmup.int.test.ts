@@ -295,6 +295,41 @@ describe.skipIf(missingImap)('the warmup pool on real mail servers', () => {
     expect(ann.length).toBe(2);
   }, 60_000);
 
+  it("sends the pool's other e-mails while one mailbox's server holds its answer", async () => {
+    const p = await pool('2026-03-23T08:00:00Z', { warmup_limit: 3, warmup_increment: 1 });
+    const mailboxes = Object.keys(p.ids).length;
+    // The first warmup body the server takes is answered only when the test lets it go.
+    const release = Promise.withResolvers<void>();
+    let held: string | null = null;
+    smtp!.beforeAnswer = async (event) => {
+      if (event.phase !== 'body' || held !== null) return;
+      held = event.to[0]!;
+      await release.promise;
+    };
+    const before = smtp!.messages.length;
+    const received = () => smtp!.messages.length - before;
+    const tick = runWarmupSendTick({ deps: p.deps, organizationIds: p.orgs });
+    const settled = tick.then(
+      () => undefined,
+      () => undefined,
+    );
+    let whileHeld: number;
+    try {
+      // Sent one after another, every mailbox after the held one would wait for its answer.
+      for (let i = 0; i < 100 && received() < mailboxes; i++) await new Promise((r) => setTimeout(r, 50));
+      whileHeld = received();
+      expect(held).not.toBeNull();
+    } finally {
+      release.resolve();
+      await settled;
+      smtp!.beforeAnswer = null;
+    }
+    expect(whileHeld).toBe(mailboxes);
+    expect(await tick).toMatchObject({ pool: mailboxes, sent: mailboxes, failed: 0 });
+    const sent = await p.messages();
+    expect(new Set(sent.map((m) => m.senderAccountId)).size).toBe(mailboxes);
+  }, 60_000);
+
   it('runs in the real worker loop with a moving clock', async () => {
     const p = await pool('2026-03-16T08:00:00Z', { warmup_limit: 3, warmup_increment: 1, warmup_reply_rate: 100 }, ['ann@alpha.test', 'bob@beta.test']);
     const worker = startWarmupWorker({ deps: p.deps, intervalMs: 3_600_000, organizationIds: p.orgs });

@@ -63,13 +63,16 @@ export const PENDING_REPLIES_SQL = `
 
 /**
  * Takes a mailbox for one warmup send: free (its gap passed, no other worker holding it), still
- * ACTIVE and warming up. $1 id, $2 now.
+ * ACTIVE and warming up. $1 id, $2 now. `FOR NO KEY UPDATE`, as a campaign claim takes its mailboxes
+ * (LOCK_MAILBOXES_SQL): the two exclude each other, while another send's warmup row naming this
+ * mailbox as its recipient (whose foreign key takes FOR KEY SHARE) neither makes this one skip it
+ * nor, sent at the same time the other way round, waits on it in a cycle (a deadlock with FOR UPDATE).
  */
 export const LOCK_SENDER_SQL = `
   SELECT id FROM email_accounts
    WHERE id = $1 AND status = 'ACTIVE' AND warmup_status = 'ACTIVE' AND daily_limit > 0
      AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $2::timestamptz)
-     FOR UPDATE SKIP LOCKED`;
+     FOR NO KEY UPDATE SKIP LOCKED`;
 
 /** Mailboxes whose warmup e-mails not yet seen became MISSING (not found within the timeout). $1 org ids or null, $2 sent before, $3 now. */
 export const MARK_MISSING_SQL = `
