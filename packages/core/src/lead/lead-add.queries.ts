@@ -15,7 +15,8 @@ import { LEAD_COLUMNS, type LeadColumn, type PlannedLead } from './lead-add.rule
  * and up to 20-50 ms when the machine's cores are busy (the server's log showed each statement
  * of 1,000 taking 33-35 ms while the client saw 54-85 ms for some). There an upload writes
  * statements of 2,500 after a first one of 250: the database starts at once, and the next
- * 2,500 (about 10 ms to plan) are planned while it writes the first.
+ * 2,500 are planned while it writes the first (10-20 ms, a turn of the event loop: the longest
+ * wait of another request during the benchmark's uploads went from 14-28 ms to 22-35 ms).
  */
 export function uploadStatementLeads(settings: Pick<Settings, 'embeddedDatabase'>): { first: number; next: number } {
   return settings.embeddedDatabase === false ? { first: 250, next: 2500 } : { first: 250, next: 250 };
