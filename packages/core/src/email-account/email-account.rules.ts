@@ -1,6 +1,7 @@
 import { mailLoginError, mailTarget, type MailServerSettings, type MailVerifier } from '../shared/mail-verifier';
 import { OutboundTargetRefused, type LookupAll } from '../shared/outbound-guard';
 import type { Prisma } from '@outreach/db';
+import { mapLimit } from '../shared/map-limit';
 
 /** The columns of the `warmup_*` settings given (those left out are not in the result). */
 export function warmupSettingsData(input: {
@@ -23,19 +24,6 @@ export function warmupSettingsData(input: {
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-/** Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order. */
-export async function mapLimit<T, R>(options: { items: T[]; limit: number; fn: (item: T) => Promise<R> }): Promise<R[]> {
-  const results = new Array<R>(options.items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < options.items.length) {
-      const index = next++;
-      results[index] = await options.fn(options.items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.limit, options.items.length) }, worker));
-  return results;
-}
 
 /**
  * Both logins of a mailbox; null when they pass, else one of a few fixed reasons (login

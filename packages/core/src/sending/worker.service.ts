@@ -104,7 +104,7 @@ export function startSendingWorker(options: {
    * A tick that goes on delivering while the loop goes on (its later sends each at its time): among
    * the ticks running until it finishes, and among those delivering until its first sends are done
    * or `placeMs` have passed (firstSendsWaitMs: a server slow to answer does not keep the next
-   * claims waiting for a place). Returns its first sends.
+   * claims waiting for a place; 0: a tick waited for already takes none). Returns its first sends.
    */
   const goOn = (tick: StartedTick, started: number, placeMs = firstSendsWaitMs): Promise<void> => {
     const done: Promise<unknown> = tick.finished
@@ -114,8 +114,10 @@ export function startSendingWorker(options: {
       )
       .finally(() => running.delete(done));
     running.add(done);
-    const place: Promise<unknown> = settledWithin(placeMs, tick.firstSends).finally(() => delivering.delete(place));
-    delivering.add(place);
+    if (placeMs > 0) {
+      const place: Promise<unknown> = settledWithin(placeMs, tick.firstSends).finally(() => delivering.delete(place));
+      delivering.add(place);
+    }
     return tick.firstSends;
   };
 

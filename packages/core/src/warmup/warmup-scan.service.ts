@@ -11,6 +11,7 @@
  */
 import { simpleParser } from 'mailparser';
 import type { ServiceDeps } from '../shared/context';
+import { mapLimit } from '../shared/map-limit';
 import { MailLoginError } from '../shared/mail-verifier';
 import { warmupCodeCandidates } from '../shared/warmup-code';
 import { createWarmupMailbox, type FolderKind, type WarmupMailbox } from '../shared/warmup-mailbox';
@@ -150,11 +151,12 @@ export async function runWarmupScanTick(options: { deps: ServiceDeps; organizati
     options.maxMailboxes ?? 50,
   );
   const port = deps.ports.warmupImap ?? createWarmupMailbox({ allowPrivateTargets: deps.settings.allowPrivateTargets });
-  const queue = [...due];
-  const worker = async () => {
-    for (let mailbox = queue.shift(); mailbox; mailbox = queue.shift()) {
+  await mapLimit({
+    items: due,
+    limit: options.concurrency ?? 4,
+    fn: async (mailbox) => {
       const claimed = await db.$queryRawUnsafe<{ id: string }[]>(CLAIM_SCAN_SQL, mailbox.id, iso(SCAN_EVERY_MS), now.toISOString());
-      if (!claimed.length) continue;
+      if (!claimed.length) return;
       try {
         const found = await scanOne({ deps, port, mailbox, now });
         if (found.length) await db.$executeRawUnsafe(APPLY_SCAN_SQL, JSON.stringify(found), now.toISOString());
@@ -166,8 +168,7 @@ export async function runWarmupScanTick(options: { deps: ServiceDeps; organizati
         result.failed += 1;
         deps.log.warn({ mailbox: mailbox.email, err: error instanceof MailLoginError ? error.message : error }, 'warmup scan failed');
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+    },
+  });
   return result;
 }

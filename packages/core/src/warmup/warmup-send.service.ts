@@ -19,6 +19,7 @@ import { domainOf, type SendOutcome } from '../shared/mail-sender';
 import { threadHeaders } from '../shared/mail-threading';
 import { newWarmupCode } from '../shared/warmup-code';
 import { dayBounds } from '../shared/zoned-time';
+import { mapLimit } from '../shared/map-limit';
 import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
 import { isWithinWindow, sendingGapWithJitter, type CampaignSchedule } from '../sending/index';
 import { customWords, warmupContent } from './warmup-content.rules';
@@ -162,27 +163,19 @@ export async function runWarmupSendTick(options: { deps: ServiceDeps; sharedPool
     }
   }
 
-  // Sent `concurrency` at a time. A failure other than the server's answer (the database) stops
-  // the tick as it would have stopped a send one after another: the sends under way finish, no
-  // other starts, and the tick fails with it.
-  let next = 0;
-  const failures: unknown[] = [];
-  const sendInTurn = async () => {
-    while (!failures.length && next < planned.length) {
-      const { sender, to, reply } = planned[next++]!;
-      try {
-        const outcome = await sendOne({ deps, now, sender, to, reply, provider: await providerOf(to.email) });
-        if (outcome === 'sent') {
-          result.sent += 1;
-          if (reply) result.replies += 1;
-        } else if (outcome === 'failed') result.failed += 1;
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? WARMUP_SEND_CONCURRENCY, planned.length)) }, sendInTurn));
-  if (failures.length) throw failures[0];
+  // Sent `concurrency` at a time. A failure other than the server's answer (the database) fails
+  // the tick, as it did sending one after another, once the sends under way are done (mapLimit).
+  const outcomes = await mapLimit({
+    items: planned,
+    limit: options.concurrency ?? WARMUP_SEND_CONCURRENCY,
+    fn: async ({ sender, to, reply }) => sendOne({ deps, now, sender, to, reply, provider: await providerOf(to.email) }),
+  });
+  for (const [i, outcome] of outcomes.entries()) {
+    if (outcome === 'sent') {
+      result.sent += 1;
+      if (planned[i]!.reply) result.replies += 1;
+    } else if (outcome === 'failed') result.failed += 1;
+  }
   return result;
 }
 
