@@ -10,6 +10,7 @@ import {
 } from '../testing/index';
 import { executeOperation } from '../shared/operation';
 import { operations } from '../operations';
+import { OPEN_RANGE, variationCounts } from './variation-stats.queries';
 
 const db = useTestDatabase();
 
@@ -108,5 +109,15 @@ describe('variation stats', () => {
     await expectDomainError(run({ workspace_id: other.workspaceId }), 'invalid', 'campaign.invalid_workspace');
     await expectDomainError(run({ campaign_id: 'not-an-id' }), 'invalid');
     await expectDomainError(run({ workspace_id: undefined }), 'invalid');
+  });
+
+  it('counts a campaign\'s sends only for its own workspace, whatever the caller checked before', async () => {
+    const { org, campaign } = await scenario();
+    const other = await createTestOrganization({ db });
+    const counts = (workspaceId: string) => variationCounts({ db: db.prisma, campaignId: campaign.id, workspaceId, from: OPEN_RANGE.from, to: OPEN_RANGE.to });
+    const own = await counts(org.workspaceId);
+    expect(own.reduce((n, c) => n + c.sent, 0)).toBe(6);
+    expect(own.reduce((n, c) => n + c.pos_reply, 0)).toBe(2);
+    expect(await counts(other.workspaceId)).toEqual([]);
   });
 });

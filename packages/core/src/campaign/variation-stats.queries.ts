@@ -6,6 +6,12 @@ import type { PrismaClient } from '@outreach/db';
  * A replied send counts as positive when its lead is among the campaign's leads
  * carrying a positive label: a hashed set built from the (campaign_id, label) index, so
  * no lead row is visited per send. Parameters: $1 campaign, $2 start, $3 end, $4 workspace.
+ *
+ * Scoped to the workspace once, by the campaign's row (a one-time filter: nothing is counted
+ * when the campaign is not the workspace's), not row by row: sent_emails.workspace_id and
+ * leads.workspace_id are in neither index, and a filter on them made every one of the sends
+ * and leads a heap visit (the 10,000-send campaign of bench `stats`: 9.1–9.7 ms against
+ * 4.4–4.8 ms). A campaign's sends and leads are its workspace's (written with the campaign's).
  */
 export const VARIATION_COUNTS_SQL = `
   SELECT s.variation_id,
@@ -14,11 +20,12 @@ export const VARIATION_COUNTS_SQL = `
          count(s.replied_at)::int AS reply,
          count(*) FILTER (WHERE s.replied_at IS NOT NULL AND s.lead_id IN (
            SELECT l.id FROM leads l
-            WHERE l.campaign_id = $1 AND l.workspace_id = $4
+            WHERE l.campaign_id = $1
               AND l.label IN (SELECT ll.key FROM lead_labels ll WHERE ll.workspace_id = $4 AND ll.sentiment = 'POSITIVE')
          ))::int AS pos_reply
     FROM sent_emails s
-   WHERE s.campaign_id = $1 AND s.workspace_id = $4 AND s.sent_at >= $2 AND s.sent_at < $3
+   WHERE s.campaign_id = $1 AND s.sent_at >= $2 AND s.sent_at < $3
+     AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = $1 AND c.workspace_id = $4)
    GROUP BY s.variation_id`;
 
 export interface VariationCounts {
