@@ -32,7 +32,7 @@ function warmupLabelOf(sql: string): string {
   if (/FROM campaign_email_accounts cea/.test(sql)) return 'CAMPAIGN_DEMAND_SQL';
   if (/reply_decided_at IS NOT NULL AND replied_at IS NULL/.test(sql)) return 'PENDING_REPLIES_SQL';
   if (/FROM warmup_messages WHERE sender_account_id = ANY/.test(sql)) return 'SENT_TO_SQL';
-  if (/warmup_status = 'ACTIVE'/.test(sql) && /SKIP LOCKED/.test(sql)) return 'LOCK_SENDER_SQL';
+  if (/warmup_status = 'ACTIVE'/.test(sql) && /SKIP LOCKED/.test(sql)) return 'CLAIM_WARMUP_SEND_SQL';
   return labelOf(sql);
 }
 

@@ -24,7 +24,7 @@ import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogi
 import { isWithinWindow, sendingGapWithJitter, type CampaignSchedule } from '../sending/index';
 import { customWords, warmupContent } from './warmup-content.rules';
 import { DAY_MS, MAX_THREAD_DEPTH, pickRecipient, poolFor, rampTarget, type PoolMailbox } from './warmup-pool.rules';
-import { CAMPAIGN_DEMAND_SQL, DAY_COUNTS_SQL, LOCK_SENDER_SQL, PENDING_REPLIES_SQL, POOL_SQL, RECEIVED_SQL, SENT_TO_SQL } from './warmup.queries';
+import { CAMPAIGN_DEMAND_SQL, CLAIM_WARMUP_SEND_SQL, DAY_COUNTS_SQL, PENDING_REPLIES_SQL, POOL_SQL, RECEIVED_SQL, SENT_TO_SQL } from './warmup.queries';
 import { recipientProvider } from './warmup-provider.service';
 
 export interface PoolRow {
@@ -204,42 +204,27 @@ async function sendOne(options: {
   });
   const previous = reply ? [...reply.references.split(/\s+/).filter(Boolean), reply.message_id] : [];
   const threading = threadHeaders({ previousMessageIds: previous });
-  const claimed = await db.$transaction(async (tx) => {
-    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_SENDER_SQL, sender.id, now.toISOString());
-    if (!locked.length) return false;
-    if (reply) {
-      // Another worker may have answered it meanwhile.
-      const taken = await tx.warmupMessage.updateMany({ where: { id: reply.id, repliedAt: null }, data: { repliedAt: now } });
-      if (taken.count === 0) return false;
-    }
-    await tx.warmupMessage.create({
-      data: {
-        id,
-        organizationId: sender.organization_id,
-        workspaceId: sender.workspace_id,
-        senderAccountId: sender.id,
-        recipientAccountId: to.id,
-        code,
-        messageId,
-        threadId: reply ? reply.thread_id : messageId,
-        inReplyTo: reply ? reply.message_id : null,
-        references: previous.join(' '),
-        subject: content.subject,
-        depth: reply ? Math.min(MAX_THREAD_DEPTH, reply.depth + 1) : 0,
-        recipientProvider: options.provider,
-        sentAt: now,
-      },
-    });
-    // Raw, as the scheduler sets it: `updated_at` names the mailbox's SMTP pool, and a gap is no
-    // reason to log in again.
-    await tx.$executeRawUnsafe(
-      'UPDATE email_accounts SET next_send_allowed_at = $2::timestamptz WHERE id = $1',
-      sender.id,
-      new Date(now.getTime() + sendingGapWithJitter({ gapMinutes: sender.sending_gap, seed: id })).toISOString(),
-    );
-    return true;
-  });
-  if (!claimed) return 'skipped';
+  const claimed = await db.$queryRawUnsafe<{ id: string }[]>(
+    CLAIM_WARMUP_SEND_SQL,
+    sender.id,
+    now.toISOString(),
+    reply?.id ?? null,
+    id,
+    sender.organization_id,
+    sender.workspace_id,
+    to.id,
+    code,
+    messageId,
+    reply ? reply.thread_id : messageId,
+    reply ? reply.message_id : null,
+    previous.join(' '),
+    content.subject,
+    reply ? Math.min(MAX_THREAD_DEPTH, reply.depth + 1) : 0,
+    options.provider,
+    // As the scheduler sets it: raw, so `updated_at` (which names the mailbox's SMTP pool) stays.
+    new Date(now.getTime() + sendingGapWithJitter({ gapMinutes: sender.sending_gap, seed: id })).toISOString(),
+  );
+  if (!claimed.length) return 'skipped';
   let outcome: SendOutcome;
   try {
     outcome = await withMailboxLogin({

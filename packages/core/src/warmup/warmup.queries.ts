@@ -1,5 +1,6 @@
 // SQL of the warmup engine. Timestamps travel as ISO strings cast in SQL (the engine's clock is
 // injected), id lists as text[]; `$1::text[] IS NULL` means every organization.
+import { prepared } from '@outreach/db';
 import { countedToday } from '../shared/day-counts.queries';
 
 /** The pool: mailboxes with warmup ACTIVE that can send, with what sending and scanning need. */
@@ -62,17 +63,43 @@ export const PENDING_REPLIES_SQL = `
    ORDER BY reply_decided_at, id`;
 
 /**
- * Takes a mailbox for one warmup send: free (its gap passed, no other worker holding it), still
- * ACTIVE and warming up. $1 id, $2 now. `FOR NO KEY UPDATE`, as a campaign claim takes its mailboxes
- * (LOCK_MAILBOXES_SQL): the two exclude each other, while another send's warmup row naming this
- * mailbox as its recipient (whose foreign key takes FOR KEY SHARE) neither makes this one skip it
- * nor, sent at the same time the other way round, waits on it in a cycle (a deadlock with FOR UPDATE).
+ * Takes a mailbox for one warmup send and writes the e-mail, in one statement (one round trip,
+ * where a transaction of its lock, the answered mark, the row and the gap took five or six):
+ * - the mailbox, free (its gap passed, no other worker holding it), still ACTIVE and warming up,
+ *   taken `FOR NO KEY UPDATE SKIP LOCKED`, as a campaign claim takes its mailboxes
+ *   (LOCK_MAILBOXES_SQL): the two exclude each other, while another send's warmup row naming this
+ *   mailbox as its recipient (whose foreign key takes FOR KEY SHARE) neither makes this one skip it
+ *   nor, sent at the same time the other way round, waits on it in a cycle (a deadlock with FOR UPDATE);
+ * - an answer ($3 the e-mail it answers, or null) only while nobody answered that e-mail meanwhile;
+ * - the warmup row, and the mailbox's next send after its gap ($16).
+ * The mailbox's id comes back when the e-mail is to be sent; no row: skipped, nothing written.
+ * $1 mailbox, $2 now, $4–$15 the row (id, organization, workspace, recipient, code, Message-ID,
+ * thread, In-Reply-To, References, subject, depth, recipient's provider).
  */
-export const LOCK_SENDER_SQL = `
-  SELECT id FROM email_accounts
-   WHERE id = $1 AND status = 'ACTIVE' AND warmup_status = 'ACTIVE' AND daily_limit > 0
-     AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $2::timestamptz)
-     FOR NO KEY UPDATE SKIP LOCKED`;
+export const CLAIM_WARMUP_SEND_SQL = prepared(`
+  WITH sender AS (
+    SELECT id FROM email_accounts
+     WHERE id = $1 AND status = 'ACTIVE' AND warmup_status = 'ACTIVE' AND daily_limit > 0
+       AND (next_send_allowed_at IS NULL OR next_send_allowed_at <= $2::timestamptz)
+       FOR NO KEY UPDATE SKIP LOCKED
+  ),
+  answered AS (
+    UPDATE warmup_messages SET replied_at = $2::timestamptz
+     WHERE id = $3::text AND replied_at IS NULL AND EXISTS (SELECT 1 FROM sender)
+    RETURNING id
+  ),
+  written AS (
+    INSERT INTO warmup_messages (id, organization_id, workspace_id, sender_account_id, recipient_account_id, code, message_id,
+                                 thread_id, in_reply_to, "references", subject, depth, recipient_provider, sent_at)
+    SELECT $4, $5, $6, s.id, $7, $8, $9, $10, $11, $12, $13, $14::int, $15, $2::timestamptz
+      FROM sender s
+     WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM answered)
+    RETURNING sender_account_id
+  )
+  UPDATE email_accounts e SET next_send_allowed_at = $16::timestamptz
+    FROM written w
+   WHERE e.id = w.sender_account_id
+  RETURNING e.id`);
 
 /** Mailboxes whose warmup e-mails not yet seen became MISSING (not found within the timeout). $1 org ids or null, $2 sent before, $3 now. */
 export const MARK_MISSING_SQL = `
