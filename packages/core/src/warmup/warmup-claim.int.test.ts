@@ -83,16 +83,14 @@ describe('claiming a mailbox for a warmup e-mail (one statement)', () => {
   // PostgreSQL only: PGlite runs one transaction at a time.
   it.runIf(usingPostgres())('skips a mailbox another send holds, without waiting for it', async () => {
     const t = await setup();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let held!: () => void;
-    const holding = new Promise<void>((resolve) => (held = resolve));
+    const held = Promise.withResolvers<void>();
+    const released = Promise.withResolvers<void>();
     const holder = db.prisma.$transaction(async (tx) => {
       await tx.$queryRawUnsafe(`SELECT id FROM email_accounts WHERE id = $1 FOR NO KEY UPDATE`, t.ann);
-      held();
-      await released;
+      held.resolve();
+      await released.promise;
     });
-    await holding;
+    await held.promise;
     try {
       const skipped = await db.prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '2s'`);
@@ -101,7 +99,7 @@ describe('claiming a mailbox for a warmup e-mail (one statement)', () => {
       expect(skipped.taken).toEqual([]);
       expect(await t.written()).toEqual([]);
     } finally {
-      release();
+      released.resolve();
       await holder;
     }
     expect((await t.claim({ from: t.ann, to: t.bob })).taken).toEqual([t.ann]);
