@@ -774,6 +774,17 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
       `  ratio ours/raw: ticks one after another ${fmt(ours / raw)}, the worker's loop ${fmt(byWorker / raw)} (reported); the worker's loop against raw at one in flight per mailbox ${fmt(byWorker / rawEqual)}, ` +
         `against raw paced as a mailbox ${fmt(byWorker / rawPaced)}`,
     );
+    // Each worker round against the raw rounds of the same round (the raw one runs right after it):
+    // the machine's speed drifts from one round to the next (nodemailer alone moved 825–1,384
+    // sends/s between runs at 100 mailboxes), which the ratio of the medians above does not cancel.
+    const byRound = (against: number[]) => results.worker.map((w, i) => w / against[i]!);
+    const pairedRaw = byRound(results.raw);
+    const pairedEqual = byRound(results.rawTenInFlight);
+    const pairedPaced = byRound(results.rawPaced);
+    say(
+      `  the worker's loop round by round, each against the raw rounds of its round: reported ${pairedRaw.map((x) => fmt(x)).join(', ')} (median ${fmt(median(pairedRaw))}); ` +
+        `one in flight per mailbox ${pairedEqual.map((x) => fmt(x)).join(', ')} (median ${fmt(median(pairedEqual))}); paced as a mailbox ${pairedPaced.map((x) => fmt(x)).join(', ')} (median ${fmt(median(pairedPaced))})`,
+    );
     say(
       `  CPU per e-mail (node includes the SMTP sink, ${sinkApart ? 'in a child process' : 'in this process'} for both): engine node ${fmt(median(cpu.ours.node))} ms + PostgreSQL ${fmt(median(cpu.ours.pg))} ms; ` +
         `the worker's loop node ${fmt(median(cpu.worker.node))} ms + PostgreSQL ${fmt(median(cpu.worker.pg))} ms; ` +
@@ -818,7 +829,7 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
         [...waits].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${fmt((100 * n) / sampled, 0)}%`).join(', ') +
         ' (Lock:* = waiting for another send’s transaction: all of a tick’s records update the same campaigns row)',
     );
-    return `send ${SEND_LEADS} via ${SEND_MAILBOXES} mailboxes: engine ${fmt(ours, 0)} sends/s (the worker's loop ${fmt(byWorker, 0)}), raw nodemailer ${fmt(raw, 0)} sends/s, ratio ${fmt(ours / raw)} (worker ${fmt(byWorker / raw)}) (reported; worker vs raw one in flight per mailbox ${fmt(byWorker / rawEqual)}, vs raw paced as a mailbox ${fmt(byWorker / rawPaced)}); CPU per e-mail engine ${fmt(median(cpu.ours.node))} + ${fmt(median(cpu.ours.pg))} ms (node + PostgreSQL), raw ${fmt(median(cpu.raw.node))} + ${fmt(median(cpu.raw.pg))} ms`;
+    return `send ${SEND_LEADS} via ${SEND_MAILBOXES} mailboxes: engine ${fmt(ours, 0)} sends/s (the worker's loop ${fmt(byWorker, 0)}), raw nodemailer ${fmt(raw, 0)} sends/s, ratio ${fmt(ours / raw)} (worker ${fmt(byWorker / raw)}, median of rounds ${fmt(median(pairedRaw))}) (reported; worker vs raw one in flight per mailbox ${fmt(byWorker / rawEqual)} (rounds ${fmt(median(pairedEqual))}), vs raw paced as a mailbox ${fmt(byWorker / rawPaced)} (rounds ${fmt(median(pairedPaced))})); CPU per e-mail engine ${fmt(median(cpu.ours.node))} + ${fmt(median(cpu.ours.pg))} ms (node + PostgreSQL), raw ${fmt(median(cpu.raw.node))} + ${fmt(median(cpu.raw.pg))} ms`;
   } finally {
     await rec.sender.close();
     await sink.close();
