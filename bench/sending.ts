@@ -779,9 +779,10 @@ export async function sendBench(options: { db: Database; pool: pg.Pool; rounds: 
       `  ratio ours/raw: ticks one after another ${fmt(ours / raw)}, the worker's loop ${fmt(byWorker / raw)} (reported); the worker's loop against raw at one in flight per mailbox ${fmt(byWorker / rawEqual)}, ` +
         `against raw paced as a mailbox ${fmt(byWorker / rawPaced)}`,
     );
-    // Each worker round against the raw rounds of the same round (the raw one runs right after it):
-    // the machine's speed drifts from one round to the next (nodemailer alone moved 825–1,384
-    // sends/s between runs at 100 mailboxes), which the ratio of the medians above does not cancel.
+    // Each worker round against the raw rounds of the same round (`raw` runs right after it, the
+    // other two after that): the machine's speed drifts from one round to the next (nodemailer alone
+    // moved 776–1,445 sends/s between runs at 100 mailboxes on 2026-12-07), which the ratio of the
+    // medians above does not cancel.
     const byRound = (against: number[]) => results.worker.map((w, i) => w / against[i]!);
     const pairedRaw = byRound(results.raw);
     const pairedEqual = byRound(results.rawTenInFlight);
