@@ -7,19 +7,25 @@ import { LEAD_COLUMNS, type LeadColumn, type PlannedLead } from './lead-add.rule
 /**
  * Leads per statement of an upload. The embedded database (PGlite) runs a statement on the
  * event loop's thread: one statement over 5,000 leads held every other request for about
- * 300 ms. In statements of 250 (about 15-35 ms each on PGlite), with the event loop let
- * through between them, an upload stays one transaction (all or nothing) and another request
- * waits one statement at most. PostgreSQL runs a statement in its own process, and each
- * statement costs a round trip and the client's handling of it between two statements, while
- * the database waits: a few ms, which 20 statements of 250 made a fifth of a 5,000-lead upload,
- * and up to 20-50 ms when the machine's cores are busy (the server's log showed each statement
- * of 1,000 taking 33-35 ms while the client saw 54-85 ms for some). There an upload writes
- * statements of 2,500 after a first one of 250: the database starts at once, and the next
- * 2,500 are planned while it writes the first (10-20 ms, a turn of the event loop: the longest
- * wait of another request during the benchmark's uploads went from 14-28 ms to 22-35 ms).
+ * 300 ms. In statements of 120, with the event loop let through between them (and before the
+ * first: addLeads), an upload stays one transaction (all or nothing) and another request waits
+ * one statement at most. Statements of 250 took 15-35 ms on the 2-core development VM at its
+ * fastest, but 50-55 ms at its slowest, where a request then waited up to 72-137 ms during a
+ * 5,000-lead upload; in statements of 120 it waited 21-41 ms at most, and the uploads took no
+ * longer (0.8-1.3 s either way).
+ *
+ * PostgreSQL runs a statement in its own process, and each statement costs a round trip and
+ * the client's handling of it between two statements, while the database waits: a few ms,
+ * which 20 statements of 250 made a fifth of a 5,000-lead upload, and up to 20-50 ms when the
+ * machine's cores are busy (the server's log showed each statement of 1,000 taking 33-35 ms
+ * while the client saw 54-85 ms for some). There an upload writes statements of 2,500 after a
+ * first one of 250: the database starts at once, and the next 2,500 are planned while it
+ * writes the first (10-20 ms, a turn of the event loop: the longest wait of another request
+ * during the benchmark's uploads went from 14-28 ms to 22-35 ms).
  */
+const EMBEDDED_STATEMENT_LEADS = 120;
 export function uploadStatementLeads(settings: Pick<Settings, 'embeddedDatabase'>): { first: number; next: number } {
-  return settings.embeddedDatabase === false ? { first: 250, next: 2500 } : { first: 250, next: 250 };
+  return settings.embeddedDatabase === false ? { first: 250, next: 2500 } : { first: EMBEDDED_STATEMENT_LEADS, next: EMBEDDED_STATEMENT_LEADS };
 }
 
 type Counts = { inserted: number; eligible: number; skipped: number; alreadyInCampaign: number };
