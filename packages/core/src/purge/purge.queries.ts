@@ -44,10 +44,9 @@ export async function nextPurgeTarget(db: PrismaClient): Promise<PurgeTarget | n
 }
 
 // The catalogue changes only with a migration, which runs before the workers start: read once per client.
-const catalogue = new WeakMap<PrismaClient, Map<PurgeColumn, Promise<string[]>>>();
+const catalogue = new WeakMap<PrismaClient, Map<PurgeColumn, Promise<{ table: string; required: boolean }[]>>>();
 
-/** The tables with a column of this name, from the catalogue (read once per database client). */
-export function tablesWithColumn(db: PrismaClient, column: PurgeColumn): Promise<string[]> {
+function columnTables(db: PrismaClient, column: PurgeColumn): Promise<{ table: string; required: boolean }[]> {
   let known = catalogue.get(db);
   if (!known) catalogue.set(db, (known = new Map()));
   let tables = known.get(column);
@@ -60,15 +59,25 @@ export function tablesWithColumn(db: PrismaClient, column: PurgeColumn): Promise
   return tables;
 }
 
-async function readTablesWithColumn(db: PrismaClient, column: PurgeColumn): Promise<string[]> {
-  const rows = await db.$queryRawUnsafe<{ table_name: string }[]>(
-    `SELECT c.table_name FROM information_schema.columns c
+/** The tables with a column of this name, from the catalogue (read once per database client). */
+export async function tablesWithColumn(db: PrismaClient, column: PurgeColumn): Promise<string[]> {
+  return (await columnTables(db, column)).map((t) => t.table);
+}
+
+/** Of those, the tables where the column is NOT NULL: each of their rows names one. */
+export async function tablesRequiringColumn(db: PrismaClient, column: PurgeColumn): Promise<string[]> {
+  return (await columnTables(db, column)).filter((t) => t.required).map((t) => t.table);
+}
+
+async function readTablesWithColumn(db: PrismaClient, column: PurgeColumn): Promise<{ table: string; required: boolean }[]> {
+  const rows = await db.$queryRawUnsafe<{ table_name: string; is_nullable: string }[]>(
+    `SELECT c.table_name, c.is_nullable FROM information_schema.columns c
        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
       WHERE c.table_schema = current_schema() AND c.column_name = $1
       ORDER BY c.table_name`,
     column,
   );
-  return rows.map((r) => r.table_name);
+  return rows.map((r) => ({ table: r.table_name, required: r.is_nullable === 'NO' }));
 }
 
 /**
