@@ -11,8 +11,8 @@ import { LEAD_COLUMNS, type LeadColumn, type PlannedLead } from './lead-add.rule
  * first: addLeads), an upload stays one transaction (all or nothing) and another request waits
  * one statement at most. Statements of 250 took 15-35 ms on the 2-core development VM at its
  * fastest, but 50-55 ms at its slowest, where a request then waited up to 72-137 ms during a
- * 5,000-lead upload; in statements of 120 it waited 21-41 ms at most, and the uploads took no
- * longer (0.8-1.3 s either way).
+ * 5,000-lead upload; in statements of 120 it waited 21-41 ms at most (the memory benchmark:
+ * 40 ms median, 60 ms worst), and the uploads took no longer within the VM's drift.
  *
  * PostgreSQL runs a statement in its own process, and each statement costs a round trip and
  * the client's handling of it between two statements, while the database waits: a few ms,

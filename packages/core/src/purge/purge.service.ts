@@ -101,7 +101,7 @@ function forget(options: { progress?: PurgeProgress; target: PurgeTarget }) {
  * organization_id scanned whole tables no index of which starts with it (leads and sent_emails:
  * 1.5-2.3 s a round at 3 million rows each, for nothing).
  */
-export function tableOrder(options: { kind: PurgeTarget['kind']; tables: string[]; inWorkspaces?: readonly string[] }): string[] {
+function tableOrder(options: { kind: PurgeTarget['kind']; tables: string[]; inWorkspaces?: readonly string[] }): string[] {
   const first = ['sent_emails', 'leads'];
   const skip = new Set(
     options.kind === 'campaign'
