@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { intParam, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { intParam, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 import {
   AUTOMATION_ACTIONS,
   AUTOMATION_METRICS,
@@ -16,8 +16,6 @@ import {
   RULE_STATUSES,
 } from './account-automation.rules';
 
-const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
-
 /** An enum that takes its values in any case and with spaces around (`active`, ` Bounce_Rate `). */
 function lenientEnum<const V extends readonly [string, ...string[]]>(values: V, casing: 'upper' | 'lower', aliases: Readonly<Record<string, V[number]>> = {}) {
   const list = values.join(', ');
@@ -27,11 +25,11 @@ function lenientEnum<const V extends readonly [string, ...string[]]>(values: V, 
       const trimmed = v.trim();
       return aliases[trimmed] ?? (casing === 'upper' ? trimmed.toUpperCase() : trimmed.toLowerCase());
     },
-    z.enum(values, { error: required(`one of ${list}`) }),
+    z.enum(values, { error: requiredOr(`one of ${list}`) }),
   );
 }
 
-const RuleName = z.string({ error: required('a string') }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const RuleName = z.string({ error: requiredOr('a string') }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const RuleStatus = lenientEnum(RULE_STATUSES, 'upper').describe('ACTIVE (evaluated) or INACTIVE (kept, never evaluated)');
 const Scope = lenientEnum(AUTOMATION_SCOPES, 'upper').describe(
   'ALL: every mailbox of the workspace, now and later; TAGS: the mailboxes carrying one of `tag_ids`; ACCOUNTS: the mailboxes of `email_account_ids`. Inferred from the ids given when left out',
@@ -41,14 +39,14 @@ const Metric = lenientEnum(AUTOMATION_METRICS, 'lower').describe(
 );
 const Operator = lenientEnum(AUTOMATION_OPERATORS, 'upper', OPERATOR_SYMBOLS).describe('GT, GTE, LT, LTE or EQ (or >, >=, <, <=, =)');
 const Threshold = z
-  .preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), z.number({ error: required('a number') }))
+  .preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), z.number({ error: requiredOr('a number') }))
   .describe('What the metric is compared with: a rate in percent (5 is 5 %), a score 0 to 100, or a count');
 const WindowDays = intParam({ min: MIN_WINDOW_DAYS, max: MAX_WINDOW_DAYS }).describe(`Days the metric looks back, ${MIN_WINDOW_DAYS} to ${MAX_WINDOW_DAYS}`);
 const CooldownMinutes = intParam({ min: MIN_COOLDOWN_MINUTES, max: MAX_COOLDOWN_MINUTES }).describe(
   'Minutes after a firing for one mailbox before the rule may fire for that mailbox again',
 );
-const TagIds = z.array(ObjectId, { error: required('an array of tag ids') }).max(MAX_SCOPE_IDS, `must hold at most ${MAX_SCOPE_IDS} ids`);
-const EmailAccountIds = z.array(ObjectId, { error: required('an array of email account ids') }).max(MAX_SCOPE_IDS, `must hold at most ${MAX_SCOPE_IDS} ids`);
+const TagIds = z.array(ObjectId, { error: requiredOr('an array of tag ids') }).max(MAX_SCOPE_IDS, `must hold at most ${MAX_SCOPE_IDS} ids`);
+const EmailAccountIds = z.array(ObjectId, { error: requiredOr('an array of email account ids') }).max(MAX_SCOPE_IDS, `must hold at most ${MAX_SCOPE_IDS} ids`);
 
 export const RuleActionInput = z.object({
   type: lenientEnum(AUTOMATION_ACTIONS, 'upper').describe('PAUSE_SENDING, PAUSE_WARMUP, SET_DAILY_LIMIT, ADD_TAG, REMOVE_TAG or NOTIFY'),
@@ -57,7 +55,7 @@ export const RuleActionInput = z.object({
 });
 
 const Actions = z
-  .array(RuleActionInput, { error: required('an array of actions') })
+  .array(RuleActionInput, { error: requiredOr('an array of actions') })
   .min(1, 'must hold at least one action')
   .max(MAX_ACTIONS, `must hold at most ${MAX_ACTIONS} actions`)
   .meta({ examples: [[{ type: 'PAUSE_SENDING' }, { type: 'NOTIFY' }]] });
@@ -171,7 +169,7 @@ export type UpdateRuleInput = z.infer<typeof UpdateRuleInput>;
 
 export const DeleteRulesInput = z.object({
   workspace_id: WorkspaceIdField,
-  ids: z.array(ObjectId, { error: required('an array of rule ids') }).min(1, 'must hold at least one id').max(1000, 'must hold at most 1000 ids'),
+  ids: z.array(ObjectId, { error: requiredOr('an array of rule ids') }).min(1, 'must hold at least one id').max(1000, 'must hold at most 1000 ids'),
 });
 export const DeleteRulesOutput = z.object({ status: StatusSuccess, deleted_count: z.number().int() });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 import { domainOfAccountEntry } from './vitals.rules';
 
 export const MAX_ACCOUNTS_PER_REQUEST = 500;
@@ -22,7 +22,7 @@ export type AccountEntry = z.infer<typeof AccountEntry>;
 export const DomainVitalsInput = z.object({
   workspace_id: WorkspaceIdField,
   accounts: z
-    .array(AccountEntry, { error: (iss) => (iss.input === undefined ? 'is required' : 'must be an array of strings') })
+    .array(AccountEntry, { error: requiredOr('an array of strings') })
     .min(1, 'must contain at least 1 account')
     .max(MAX_ACCOUNTS_PER_REQUEST, `must contain at most ${MAX_ACCOUNTS_PER_REQUEST} accounts per request`)
     .describe(`1 to ${MAX_ACCOUNTS_PER_REQUEST} e-mail addresses or domains; each distinct domain is checked once`),

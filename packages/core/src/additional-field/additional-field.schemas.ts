@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 import { fieldNameProblem, normalizeFieldName } from './additional-field.rules';
-
-const required = (what: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`);
 
 /** A field name as given, normalized; its shape checked (for names that will be created). */
 const NewFieldName = z
-  .string({ error: required('a string') })
+  .string({ error: requiredOr('a string') })
   .transform(normalizeFieldName)
   .superRefine((name, ctx) => {
     const problem = fieldNameProblem(name);
@@ -15,7 +13,7 @@ const NewFieldName = z
   });
 
 /** A field name that names an existing field: normalized the same way, shape not re-checked. */
-const ExistingFieldName = z.string({ error: required('a string') }).transform(normalizeFieldName).pipe(z.string().min(1, 'must not be empty'));
+const ExistingFieldName = z.string({ error: requiredOr('a string') }).transform(normalizeFieldName).pipe(z.string().min(1, 'must not be empty'));
 
 const DefaultValue = z.string({ error: 'must be a string' }).max(1000, 'must be at most 1000 characters');
 
@@ -44,7 +42,7 @@ export type CreateAdditionalFieldOutput = z.infer<typeof CreateAdditionalFieldOu
 export const UpdateAdditionalFieldInput = z.object({
   workspace_id: WorkspaceIdField,
   name: ExistingFieldName,
-  default_value: z.string({ error: required('a string') }).max(1000, 'must be at most 1000 characters'),
+  default_value: z.string({ error: requiredOr('a string') }).max(1000, 'must be at most 1000 characters'),
 });
 export type UpdateAdditionalFieldInput = z.infer<typeof UpdateAdditionalFieldInput>;
 
@@ -53,7 +51,7 @@ export type UpdateAdditionalFieldOutput = z.infer<typeof UpdateAdditionalFieldOu
 
 export const DeleteAdditionalFieldsInput = z.object({
   workspace_id: WorkspaceIdField,
-  names: z.array(ExistingFieldName, { error: 'must be an array of field names' }).min(1, 'must hold at least one name').max(100, 'must hold at most 100 names'),
+  names: z.array(ExistingFieldName, { error: requiredOr('an array of field names') }).min(1, 'must hold at least one name').max(100, 'must hold at most 100 names'),
 });
 export type DeleteAdditionalFieldsInput = z.infer<typeof DeleteAdditionalFieldsInput>;
 

@@ -1,18 +1,18 @@
 // Input and output of the organization's API-key management (api-key.operations.ts).
 import { z } from 'zod';
-import { ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { ObjectId, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 
 const ApiKeyId = ObjectId.describe('Id of an API key (`id`, as apiKey.create and apiKey.list answer it)');
 
 /** The role a new key acts with; omitted: full access, as keys made with the CLI. */
 export const ApiKeyRoleField = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/[- ]/g, '_') : value),
-  z.enum(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY'], { error: 'must be OWNER, ADMIN, MEMBER or READ_ONLY' }),
+  z.enum(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY'], { error: requiredOr('OWNER, ADMIN, MEMBER or READ_ONLY') }),
 );
 
 export const CreateApiKeyInput = z.object({
   name: z
-    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .string({ error: requiredOr('a string') })
     .trim()
     .min(1, 'must not be empty')
     .max(100, 'must be at most 100 characters')

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { SkipLimit, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 import { normalizeBlocklistEntry, type NormalizedEntry } from './blocklist.rules';
 
 /** One entry of a request, normalised; an invalid one is an issue at `entries.<i>`. */
@@ -16,7 +16,7 @@ const EntryField = z
   });
 
 const EntriesField = z
-  .array(EntryField, { error: 'must be an array of email addresses or domains' })
+  .array(EntryField, { error: requiredOr('an array of email addresses or domains') })
   .min(1, 'must hold at least one entry')
   .max(1000, 'must hold at most 1000 entries')
   .describe('Email addresses or domains (`example.com`, `@example.com` and `*@example.com` all block the domain)');

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { BoolInput, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, intParam, sortParams } from '../shared/schemas';
+import { BoolInput, ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, intParam, sortParams, requiredOr } from '../shared/schemas';
 import { IsoDate } from '../shared/time';
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'ACTIVE', 'PAUSED', 'COMPLETED', 'ARCHIVED'] as const;
 export const CampaignStatus = z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` });
 export type CampaignStatus = z.infer<typeof CampaignStatus>;
 
-const text = (what = 'a string') => z.string({ error: (iss) => (iss.input === undefined ? 'is required' : `must be ${what}`) });
+const text = (what = 'a string') => z.string({ error: requiredOr(what) });
 
 export const CampaignName = text()
   .trim()
@@ -226,7 +226,7 @@ export const BulkTagsInput = z.object({
   workspace_id: WorkspaceIdField,
   ids: z.array(ObjectId).min(1, 'must list at least one campaign').max(1000, 'must list at most 1000 campaigns'),
   tag_id: ObjectId,
-  action: z.enum(['ASSIGN', 'UNASSIGN'], { error: 'must be ASSIGN or UNASSIGN' }),
+  action: z.enum(['ASSIGN', 'UNASSIGN'], { error: requiredOr('ASSIGN or UNASSIGN') }),
 });
 export type BulkTagsInput = z.infer<typeof BulkTagsInput>;
 
@@ -279,7 +279,6 @@ export const CampaignCounters = z.object({
   replied_rate: z.number().describe('replied_count / lead_contacted_count × 100, 2 decimals; 0 when none'),
 });
 export type CampaignCounters = z.infer<typeof CampaignCounters>;
-
 
 /**
  * The schedule as the vendor's reads answer it (its write shape, `days` {"1": true} and

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { ObjectId, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 
 export const SUBSEQUENCE_EVENTS = [
   'LEAD_LABEL_UPDATED',
@@ -18,7 +18,7 @@ export function splitPhrases(text: string | undefined): string[] {
 }
 
 export const SubsequenceEvent = z.object({
-  name: z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') }),
+  name: z.string({ error: requiredOr('a string') }),
   val: z.array(z.string({ error: 'must be a string' })).optional(),
   include_text: z.string({ error: 'must be a string' }).optional(),
   exclude_text: z.string({ error: 'must be a string' }).optional(),
@@ -63,7 +63,7 @@ export const CreateSubsequenceInput = z
   .object({
     workspace_id: WorkspaceIdField.optional().describe("Defaults to the parent campaign's workspace"),
     name: z
-      .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+      .string({ error: requiredOr('a string') })
       .trim()
       .min(1, 'must not be empty')
       .max(200, 'must be at most 200 characters'),

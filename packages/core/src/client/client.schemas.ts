@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { ObjectId, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 import { CLIENT_PERMISSIONS } from './client.rules';
-
-const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
 
 const Name = z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters');
 
@@ -15,7 +13,7 @@ export type ClientPermission = z.infer<typeof ClientPermission>;
 
 export const ClientGrantInput = z.object({
   workspace_id: WorkspaceIdField,
-  permissions: z.array(ClientPermission, { error: required('an array of permissions') }).max(CLIENT_PERMISSIONS.length),
+  permissions: z.array(ClientPermission, { error: requiredOr('an array of permissions') }).max(CLIENT_PERMISSIONS.length),
   hide_labels: z
     .array(z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100), { error: 'must be an array of lead label keys' })
     .max(200)
@@ -34,7 +32,7 @@ export type ClientWorkspaceGrantInput = z.infer<typeof ClientWorkspaceGrantInput
 /** A list of grants, each workspace at most once (`key` names the workspace in an item). */
 function grantList<T extends z.ZodType>(item: T, key: string) {
   return z
-    .array(item, { error: required('an array of workspace grants') })
+    .array(item, { error: requiredOr('an array of workspace grants') })
     .max(1000, 'must hold at most 1000 grants')
     .superRefine((grants, ctx) => {
       const seen = new Set<string>();
@@ -50,7 +48,7 @@ const ClientPermissions = grantList(ClientGrantInput, 'workspace_id');
 const ClientWorkspaces = grantList(ClientWorkspaceGrantInput, 'id');
 
 const ClientEmail = z
-  .string({ error: required('a string') })
+  .string({ error: requiredOr('a string') })
   .trim()
   .toLowerCase()
   .max(320, 'must be at most 320 characters')
@@ -168,7 +166,7 @@ export type UpdateClientPermissionsInput = z.infer<typeof UpdateClientPermission
 export const SetClientStatusInput = z.object({
   workspace_id: OptionalWorkspace,
   client_id: ObjectId,
-  status: z.enum(['ACTIVE', 'INACTIVE'], { error: 'must be ACTIVE or INACTIVE' }),
+  status: z.enum(['ACTIVE', 'INACTIVE'], { error: requiredOr('ACTIVE or INACTIVE') }),
 });
 export type SetClientStatusInput = z.infer<typeof SetClientStatusInput>;
 

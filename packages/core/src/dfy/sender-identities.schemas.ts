@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { WorkspaceIdField } from '../shared/schemas';
+import { WorkspaceIdField, requiredOr } from '../shared/schemas';
 
 /** The managed-infrastructure order this answers for always takes 99 mailbox names. */
 export const SENDER_PREFIX_TOTAL = 99;
@@ -9,7 +9,7 @@ export const MAX_SENDER_PROFILES = 33;
 
 function nameField(description: string) {
   return z
-    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .string({ error: requiredOr('a string') })
     .trim()
     .min(1, 'must not be empty')
     .max(100, 'must be at most 100 characters')
@@ -32,7 +32,7 @@ export type SenderProfile = z.infer<typeof SenderProfile>;
 export const GenerateSenderIdentitiesInput = z.object({
   workspace_id: WorkspaceIdField,
   profiles: z
-    .array(SenderProfile, { error: (iss) => (iss.input === undefined ? 'is required' : 'must be an array of profiles') })
+    .array(SenderProfile, { error: requiredOr('an array of profiles') })
     .min(1, 'must contain at least 1 profile')
     .max(MAX_SENDER_PROFILES, `must contain at most ${MAX_SENDER_PROFILES} profiles`)
     .describe(`1 to ${MAX_SENDER_PROFILES} real sender identities; the ${SENDER_PREFIX_TOTAL} names are spread across them`),

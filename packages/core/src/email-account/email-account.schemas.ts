@@ -1,19 +1,17 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
 import { IsoDate } from '../shared/time';
-import { BoolInput, intParam, ObjectId, SkipLimit, sortParams, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { BoolInput, intParam, ObjectId, SkipLimit, sortParams, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 
-const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
-
-const Text = (max: number) => z.string({ error: required('a string') }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const Email = z.string({ error: required('a string') }).trim().pipe(z.email('must be an email address'));
+const Text = (max: number) => z.string({ error: requiredOr('a string') }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const Email = z.string({ error: requiredOr('a string') }).trim().pipe(z.email('must be an email address'));
 const Port = intParam({ min: 1, max: 65535 });
-const Ids = z.array(ObjectId, { error: required('an array of email account ids') }).min(1, 'must hold at least one id').max(1000, 'must hold at most 1000 ids');
+const Ids = z.array(ObjectId, { error: requiredOr('an array of email account ids') }).min(1, 'must hold at least one id').max(1000, 'must hold at most 1000 ids');
 const DailyLimit = intParam({ min: 0, max: 10_000 }).describe('Sends per day, 0 to 10000; 0 stops sending');
 const SendingGap = intParam({ min: 0, max: 1440 }).describe('Minutes between two sends, 0 to 1440');
 /** A mailbox's sending status (prisma's EmailAccountStatus). */
 export const EMAIL_ACCOUNT_STATUSES = ['ACTIVE', 'DISCONNECTED', 'PAUSED'] as const;
-const WarmupStatus = z.enum(['ACTIVE', 'INACTIVE'], { error: 'must be ACTIVE or INACTIVE' });
+const WarmupStatus = z.enum(['ACTIVE', 'INACTIVE'], { error: requiredOr('ACTIVE or INACTIVE') });
 
 /**
  * The vendor's warmup settings (`payload.warmup`), as `warmup_*` fields of the bulk add (per
@@ -35,11 +33,11 @@ export const NewAccount = z.object({
   smtp_host: Text(255),
   smtp_port: Port,
   smtp_username: Text(320),
-  smtp_password: z.string({ error: required('a string') }).min(1, 'must not be empty').max(1000),
+  smtp_password: z.string({ error: requiredOr('a string') }).min(1, 'must not be empty').max(1000),
   imap_host: Text(255),
   imap_port: Port,
   imap_username: Text(320),
-  imap_password: z.string({ error: required('a string') }).min(1, 'must not be empty').max(1000),
+  imap_password: z.string({ error: requiredOr('a string') }).min(1, 'must not be empty').max(1000),
   daily_limit: DailyLimit.optional(),
   sending_gap: SendingGap.optional(),
   ...WarmupSettingsFields,
@@ -48,7 +46,7 @@ export type NewAccount = z.infer<typeof NewAccount>;
 
 export const BulkAddAccountsInput = z.object({
   workspace_id: WorkspaceIdField,
-  accounts: z.array(NewAccount, { error: required('an array of accounts') }).min(1, 'must hold at least one account').max(100, 'must hold at most 100 accounts'),
+  accounts: z.array(NewAccount, { error: requiredOr('an array of accounts') }).min(1, 'must hold at least one account').max(100, 'must hold at most 100 accounts'),
   enable_warmup: BoolInput.default(false).describe('"yes" (true): start warmup on the added accounts'),
 });
 export type BulkAddAccountsInput = z.infer<typeof BulkAddAccountsInput>;
@@ -231,7 +229,7 @@ export const BulkSetSendingInput = z.object({
   workspace_id: WorkspaceIdField,
   ids: Ids,
   status: z
-    .enum(['PAUSED', 'ACTIVE'], { error: 'must be PAUSED or ACTIVE' })
+    .enum(['PAUSED', 'ACTIVE'], { error: requiredOr('PAUSED or ACTIVE') })
     .meta({ id: 'EmailAccountSendingStatus', description: 'PAUSED: ACTIVE mailboxes stop sending; ACTIVE: PAUSED mailboxes send again' }),
 });
 export type BulkSetSendingInput = z.infer<typeof BulkSetSendingInput>;
@@ -246,7 +244,7 @@ export const BulkAssignTagsInput = z.object({
   workspace_id: WorkspaceIdField,
   ids: Ids,
   tag_id: ObjectId,
-  action: z.enum(['ASSIGN', 'UNASSIGN'], { error: 'must be ASSIGN or UNASSIGN' }),
+  action: z.enum(['ASSIGN', 'UNASSIGN'], { error: requiredOr('ASSIGN or UNASSIGN') }),
 });
 export type BulkAssignTagsInput = z.infer<typeof BulkAssignTagsInput>;
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { ObjectId, WorkspaceIdField, ZeroOne } from '../shared/schemas';
+import { ObjectId, WorkspaceIdField, ZeroOne, requiredOr } from '../shared/schemas';
 
 export const ListLeadLabelsInput = z.object({ workspace_id: WorkspaceIdField });
 export type ListLeadLabelsInput = z.infer<typeof ListLeadLabelsInput>;
 
-export const LabelSentiment = z.enum(['POSITIVE', 'NEGATIVE', 'NEUTRAL'], { error: 'must be POSITIVE, NEGATIVE or NEUTRAL' });
+export const LabelSentiment = z.enum(['POSITIVE', 'NEGATIVE', 'NEUTRAL'], { error: requiredOr('POSITIVE, NEGATIVE or NEUTRAL') });
 export type LabelSentiment = z.infer<typeof LabelSentiment>;
 
 export const LeadLabelItem = z.object({
@@ -25,7 +25,7 @@ export type ListLeadLabelsOutput = z.infer<typeof ListLeadLabelsOutput>;
 export const AddLeadLabelInput = z.object({
   workspace_id: WorkspaceIdField,
   name: z
-    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .string({ error: requiredOr('a string') })
     .trim()
     .min(1, 'must not be empty')
     .max(50, 'must be at most 50 characters'),
@@ -36,7 +36,7 @@ export type AddLeadLabelInput = z.infer<typeof AddLeadLabelInput>;
 
 export const DeleteLeadLabelsInput = z.object({
   workspace_id: WorkspaceIdField,
-  ids: z.array(ObjectId, { error: 'must be an array of label ids' }).min(1, 'must hold at least one id').max(100, 'must hold at most 100 ids'),
+  ids: z.array(ObjectId, { error: requiredOr('an array of label ids') }).min(1, 'must hold at least one id').max(100, 'must hold at most 100 ids'),
 });
 export type DeleteLeadLabelsInput = z.infer<typeof DeleteLeadLabelsInput>;
 

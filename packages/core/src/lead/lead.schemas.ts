@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { ObjectId, PageLimit, SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { ObjectId, PageLimit, SkipLimit, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 
 /** The lead statuses, in the order the status counts list them. */
 export const LEAD_STATUSES = ['NOT_CONTACTED', 'CONTACTED', 'COMPLETED', 'REPLIED', 'RESCHEDULED', 'UNSUBSCRIBED', 'BOUNCED', 'SKIPPED'] as const;
 export type LeadStatusName = (typeof LEAD_STATUSES)[number];
 
-const required = (what: string) => ({ error: (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`) });
-const address = z.string(required('a string')).trim().min(1, 'must not be empty').max(254, 'must be at most 254 characters');
+const address = z.string({ error: requiredOr('a string') }).trim().min(1, 'must not be empty').max(254, 'must be at most 254 characters');
 const optionalCampaign = ObjectId.optional().describe('Only this campaign (or subsequence) of the workspace');
 const stamp = z.string().describe('ISO 8601 timestamp (UTC)');
 
@@ -115,7 +114,7 @@ export const UpdateLeadStatusInput = z.object({
   workspace_id: WorkspaceIdField,
   campaign_id: ObjectId.describe('Campaign of the lead'),
   email: address.describe('Lead address (case-insensitive)'),
-  new_status: z.literal('COMPLETED', { error: 'must be COMPLETED (the only status that can be set)' }),
+  new_status: z.literal('COMPLETED', { error: requiredOr('COMPLETED (the only status that can be set)') }),
 });
 export type UpdateLeadStatusInput = z.infer<typeof UpdateLeadStatusInput>;
 
@@ -128,7 +127,7 @@ export const DeleteLeadsInput = z.object({
   workspace_id: WorkspaceIdField,
   campaign_id: ObjectId.optional().describe('Only this campaign; without it, every campaign of the workspace'),
   delete_list: z
-    .array(z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty'), { error: 'must be an array of addresses' })
+    .array(z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty'), { error: requiredOr('an array of addresses') })
     .min(1, 'must contain at least 1 address')
     .max(MAX_LEADS_PER_CHANGE, `must contain at most ${MAX_LEADS_PER_CHANGE} addresses`),
 });
@@ -141,7 +140,7 @@ export const AddToSubsequenceInput = z.object({
   workspace_id: WorkspaceIdField,
   subseq_id: ObjectId.describe('A subsequence of the workspace'),
   parent_lead_ids: z
-    .array(ObjectId, { error: 'must be an array of lead ids' })
+    .array(ObjectId, { error: requiredOr('an array of lead ids') })
     .min(1, 'must contain at least 1 lead id')
     .max(MAX_LEADS_PER_CHANGE, `must contain at most ${MAX_LEADS_PER_CHANGE} lead ids`),
 });

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 import { emailAccountOperations } from '../email-account/index';
-
-const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
 
 /** A partner's name (the provider's): what its keys, its mailboxes and its activity carry. */
 export const PartnerName = z
-  .string({ error: required('a string') })
+  .string({ error: requiredOr('a string') })
   .trim()
   .min(1, 'must not be empty')
   .max(100, 'must be at most 100 characters')
@@ -99,7 +97,7 @@ export type PartnerAccountListInput = z.infer<typeof PartnerAccountListInput>;
 
 export const PartnerAccountExistsInput = z.object({
   email: z
-    .string({ error: required('a string') })
+    .string({ error: requiredOr('a string') })
     .trim()
     .max(320, 'must be at most 320 characters')
     .pipe(z.email('must be an email address'))
@@ -115,7 +113,7 @@ export const PartnerAccountExistsOutput = z.object({
 export type PartnerAccountExistsOutput = z.infer<typeof PartnerAccountExistsOutput>;
 
 export const ProviderId = z
-  .string({ error: required('a string') })
+  .string({ error: requiredOr('a string') })
   .trim()
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters')

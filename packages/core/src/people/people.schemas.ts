@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ObjectId } from '../shared/schemas';
+import { ObjectId, requiredOr } from '../shared/schemas';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './password.rules';
 
-const text = (what: string) => z.string({ error: (iss) => (iss.input === undefined ? 'is required' : `must be ${what}`) });
+const text = (what: string) => z.string({ error: requiredOr(what) });
 
 export const PersonRoleSchema = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/[- ]/g, '_') : value),
-  z.enum(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY'], { error: 'must be OWNER, ADMIN, MEMBER or READ_ONLY' }),
+  z.enum(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY'], { error: requiredOr('OWNER, ADMIN, MEMBER or READ_ONLY') }),
 );
 
 export const EmailField = text('a string')

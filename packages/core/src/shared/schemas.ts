@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/**
+ * A schema's error for a field it requires: "is required" when the field is absent, otherwise
+ * "must be <what>" (a field given with the wrong type or value).
+ */
+export function requiredOr(what: string) {
+  return (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`);
+}
+
 /** A 24-hex ObjectId-style identifier. */
 export const ObjectId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hexadecimal id').transform((s) => s.toLowerCase());
 
@@ -14,7 +22,8 @@ export function intParam(options: { min?: number; max?: number } = {}) {
 }
 
 const BOOL_WORDS: Readonly<Record<string, boolean>> = { true: true, yes: true, '1': true, false: false, no: false, '0': false };
-const BOOL_ERROR = 'must be true or false ("yes"/"no", 1/0 and "true"/"false" are accepted too)';
+const BOOL_FORMS = 'true or false ("yes"/"no", 1/0 and "true"/"false" are accepted too)';
+const BOOL_ERROR = `must be ${BOOL_FORMS}`;
 
 /**
  * Every boolean input of the API (JSON body or query): `true`/`false`, the vendor's `"yes"`/`"no"`,
@@ -22,7 +31,7 @@ const BOOL_ERROR = 'must be true or false ("yes"/"no", 1/0 and "true"/"false" ar
  * union keeps the accepted forms in the OpenAPI document; GraphQL reads its first member (Boolean).
  */
 export const BoolInput = z
-  .union([z.boolean(), z.literal([0, 1]), z.string().regex(/^\s*(?:true|false|yes|no|1|0)\s*$/i, BOOL_ERROR)], { error: BOOL_ERROR })
+  .union([z.boolean(), z.literal([0, 1]), z.string().regex(/^\s*(?:true|false|yes|no|1|0)\s*$/i, BOOL_ERROR)], { error: requiredOr(BOOL_FORMS) })
   .transform((v): boolean => (typeof v === 'string' ? BOOL_WORDS[v.trim().toLowerCase()] === true : v === true || v === 1));
 
 export const StatusSuccess = z.literal('success');

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { requiredOr } from './schemas';
 
 /** `YYYY-MM-DD` that names a real calendar day (2026-02-30 is refused). */
 export const IsoDate = z
-  .string({ error: 'must be a date in YYYY-MM-DD format' })
+  .string({ error: requiredOr('a date in YYYY-MM-DD format') })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date in YYYY-MM-DD format', abort: true })
   .refine((s) => {
     const d = new Date(`${s}T00:00:00.000Z`);

@@ -1,18 +1,16 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
-
-const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
+import { ObjectId, SkipLimit, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 
 const TagName = z
-  .string({ error: required('a string') })
+  .string({ error: requiredOr('a string') })
   .trim()
   .min(1, 'must not be empty')
   .max(100, 'must be at most 100 characters');
 
 /** `#RRGGBB` or `#RGB`, stored as upper-case `#RRGGBB`. */
 const TagColor = z
-  .string({ error: required('a string') })
+  .string({ error: requiredOr('a string') })
   .trim()
   .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour like #A1B2C3')
   .transform((c) => {
@@ -70,7 +68,7 @@ export type UpdateTagOutput = z.infer<typeof UpdateTagOutput>;
 
 export const DeleteTagsInput = z.object({
   workspace_id: WorkspaceIdField,
-  ids: z.array(ObjectId, { error: required('an array of tag ids') }).min(1, 'must hold at least one id').max(1000, 'must hold at most 1000 ids'),
+  ids: z.array(ObjectId, { error: requiredOr('an array of tag ids') }).min(1, 'must hold at least one id').max(1000, 'must hold at most 1000 ids'),
 });
 export type DeleteTagsInput = z.infer<typeof DeleteTagsInput>;
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { ObjectId, pageLimit, WorkspaceIdField, ZeroOne } from '../shared/schemas';
+import { ObjectId, pageLimit, WorkspaceIdField, ZeroOne, requiredOr } from '../shared/schemas';
 
 export const CampaignEmailsInput = z.object({
   workspace_id: WorkspaceIdField,
   lead: z
-    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .string({ error: requiredOr('a string') })
     .trim()
     .min(1, 'must not be empty')
     .describe("Lead's e-mail address (matched case-insensitively)"),

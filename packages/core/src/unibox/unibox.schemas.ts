@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { BoolInput, ObjectId, pageLimit, StatusSuccess, WorkspaceIdField, ZeroOne } from '../shared/schemas';
+import { BoolInput, ObjectId, pageLimit, StatusSuccess, WorkspaceIdField, ZeroOne, requiredOr } from '../shared/schemas';
 import { splitAddresses } from './unibox.rules';
-
-const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
 
 const PageTrail = z.string({ error: 'must be a string' }).optional().describe('Cursor from the previous page; omit or send "" for the first page');
 const Limit = pageLimit(50);
 
 /** One address: trimmed, lower-cased, checked. */
 const Address = z
-  .string({ error: required('a string') })
+  .string({ error: requiredOr('a string') })
   .trim()
   .toLowerCase()
   .pipe(z.email({ error: 'must be an email address' }).max(254, 'must be at most 254 characters'));
@@ -23,7 +21,7 @@ function Addresses(options: { min: number }) {
   return z.preprocess(
     (v) => (typeof v === 'string' ? splitAddresses(v) : v),
     z
-      .array(Address, { error: required('an array of email addresses or a comma-separated string') })
+      .array(Address, { error: requiredOr('an array of email addresses or a comma-separated string') })
       .min(options.min, 'must hold at least one email address')
       .max(50, 'must hold at most 50 email addresses'),
   );
@@ -32,14 +30,14 @@ function Addresses(options: { min: number }) {
 /** A reference to one unibox message: our id, or its Message-ID with or without angle brackets. */
 const MessageRef = (what: string) =>
   z
-    .string({ error: required('a string') })
+    .string({ error: requiredOr('a string') })
     .trim()
     .min(1, 'must not be empty')
     .max(998, 'must be at most 998 characters')
     .describe(`${what}: the unibox id of the e-mail, or its Message-ID (with or without angle brackets)`);
 
-const Subject = z.string({ error: 'must be a string' }).max(998, 'must be at most 998 characters');
-const Body = z.string({ error: required('a string') }).max(5_000_000, 'must be at most 5,000,000 characters');
+const Subject = z.string({ error: requiredOr('a string') }).max(998, 'must be at most 998 characters');
+const Body = z.string({ error: requiredOr('a string') }).max(5_000_000, 'must be at most 5,000,000 characters');
 const From = Address.describe('Sending mailbox: the address of an email account of the workspace');
 
 /**
@@ -53,9 +51,9 @@ export function isBase64(value: string): boolean {
 }
 
 export const AttachmentInput = z.object({
-  file_name: z.string({ error: required('a string') }).trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+  file_name: z.string({ error: requiredOr('a string') }).trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
   content: z
-    .string({ error: required('a base64 string') })
+    .string({ error: requiredOr('a base64 string') })
     .max(14_000_000, 'must be at most 14,000,000 characters (10 MB decoded)')
     .refine(isBase64, 'must be base64-encoded (whole groups of 4 characters, "=" padding only at the end)')
     .describe('File contents, base64-encoded'),

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { BoolInput, ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
-
-const required = (type: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${type}`);
+import { BoolInput, ObjectId, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 
 export const ListWebhooksInput = z.object({ workspace_id: WorkspaceIdField });
 export type ListWebhooksInput = z.infer<typeof ListWebhooksInput>;
@@ -32,7 +30,7 @@ export type ListWebhooksOutput = z.infer<typeof ListWebhooksOutput>;
 export const AddWebhookInput = z.object({
   workspace_id: WorkspaceIdField,
   url: z
-    .string({ error: required('a string') })
+    .string({ error: requiredOr('a string') })
     .trim()
     .max(2048, 'must be at most 2048 characters')
     .refine((u) => {
@@ -53,12 +51,12 @@ export const AddWebhookInput = z.object({
       }
     }, 'must not contain a username or password; use the secret'),
   camp_ids: z
-    .array(z.string({ error: 'must be a string' }).trim(), { error: required('an array of campaign ids') })
+    .array(z.string({ error: 'must be a string' }).trim(), { error: requiredOr('an array of campaign ids') })
     .min(1, 'must hold at least one campaign id, or "ALL"')
     .max(1000, 'must hold at most 1000 campaign ids')
     .describe('Campaign ids of the workspace, or ["ALL"] for every campaign now and later'),
   event_types: z
-    .array(z.string({ error: 'must be a string' }).trim(), { error: required('an array of event types') })
+    .array(z.string({ error: 'must be a string' }).trim(), { error: requiredOr('an array of event types') })
     .min(1, 'must hold at least one event type')
     .max(100, 'must hold at most 100 event types'),
   name: z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters').optional(),
@@ -73,7 +71,7 @@ export type AddWebhookOutput = z.infer<typeof AddWebhookOutput>;
 
 export const DeleteWebhooksInput = z.object({
   workspace_id: WorkspaceIdField,
-  ids: z.array(ObjectId, { error: required('an array of webhook ids') }).min(1, 'must hold at least one id').max(1000, 'must hold at most 1000 ids'),
+  ids: z.array(ObjectId, { error: requiredOr('an array of webhook ids') }).min(1, 'must hold at least one id').max(1000, 'must hold at most 1000 ids'),
 });
 export type DeleteWebhooksInput = z.infer<typeof DeleteWebhooksInput>;
 

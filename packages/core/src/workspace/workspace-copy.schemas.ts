@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ObjectId, StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { ObjectId, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 
 export const CopyWorkspaceSettingsInput = z
   .object({
     workspace_id: WorkspaceIdField.describe('The source workspace'),
     to_workspace_ids: z
-      .array(ObjectId, { error: 'must be an array of workspace ids' })
+      .array(ObjectId, { error: requiredOr('an array of workspace ids') })
       .min(1, 'must hold at least one workspace id')
       .max(50, 'must hold at most 50 workspace ids'),
   })

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { StatusSuccess, WorkspaceIdField } from '../shared/schemas';
+import { StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
 
 /** Lenient in what it takes: any case, `read-only` and `read only` for READ_ONLY. */
 export const InviteRole = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/[- ]/g, '_') : value),
-  z.enum(['ADMIN', 'MEMBER', 'READ_ONLY'], { error: 'must be ADMIN, MEMBER or READ_ONLY' }),
+  z.enum(['ADMIN', 'MEMBER', 'READ_ONLY'], { error: requiredOr('ADMIN, MEMBER or READ_ONLY') }),
 );
 export type InviteRole = z.infer<typeof InviteRole>;
 
 export const InviteUserInput = z.object({
   workspace_id: WorkspaceIdField,
   email: z
-    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .string({ error: requiredOr('a string') })
     .trim()
     .toLowerCase()
     .pipe(z.email({ error: 'must be a valid e-mail address' }).max(254, 'must be at most 254 characters')),
@@ -29,7 +29,7 @@ export const InviteUserOutput = z.object({
 export type InviteUserOutput = z.infer<typeof InviteUserOutput>;
 
 export const AcceptInviteInput = z.object({
-  token: z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') }).min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  token: z.string({ error: requiredOr('a string') }).min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
 });
 export type AcceptInviteInput = z.infer<typeof AcceptInviteInput>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { StatusSuccess } from '../shared/schemas';
+import { StatusSuccess, requiredOr } from '../shared/schemas';
 
 export const ListWorkspacesInput = z
   .object({})
@@ -22,7 +22,7 @@ export type ListWorkspacesOutput = z.infer<typeof ListWorkspacesOutput>;
 
 export const CreateWorkspaceInput = z.object({
   workspace_name: z
-    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .string({ error: requiredOr('a string') })
     .trim()
     .min(1, 'must not be empty')
     .max(200, 'must be at most 200 characters'),
