@@ -316,7 +316,9 @@ describe.skipIf(missingImap)('the warmup pool on real mail servers', () => {
     let whileHeld: number;
     try {
       // Sent one after another, every mailbox after the held one would wait for its answer.
-      for (let i = 0; i < 100 && received() < mailboxes; i++) await new Promise((r) => setTimeout(r, 50));
+      // The server records a body before delivering it into IMAP and only then holds its answer,
+      // so wait for both: every body received and one answer held (a loaded machine delivers late).
+      for (let i = 0; i < 300 && (received() < mailboxes || held === null); i++) await new Promise((r) => setTimeout(r, 50));
       whileHeld = received();
       expect(held).not.toBeNull();
     } finally {
