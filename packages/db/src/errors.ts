@@ -43,6 +43,14 @@ function extractAdapterFields(meta: Record<string, unknown>): string[] {
 }
 
 /**
+ * Whether the statement wrote a row that refers to one that does not exist (P2003, SQLSTATE
+ * 23503): most often a row deleted by another request between a read and the write.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return isKnownRequestError(error) && error.code === 'P2003';
+}
+
+/**
  * Whether PostgreSQL chose this statement as a deadlock's victim (SQLSTATE 40P01): the statement
  * and its transaction were undone, and running them again is the remedy.
  */

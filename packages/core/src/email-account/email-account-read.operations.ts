@@ -2,7 +2,7 @@
 import { defineOperation } from '../shared/operation';
 import { dayBounds } from '../shared/zoned-time';
 import { AccountByEmailInput, AccountStatusOutput, ListAccountsInput, ListAccountsOutput } from './email-account.schemas';
-import { mailboxActivity, findAccountByEmail } from './email-account.queries';
+import { accountNotFound, mailboxActivity, findAccountByEmail } from './email-account.queries';
 import { mailboxAnalytics, NO_ACTIVITY } from './mailbox-health.rules';
 import { computeHealth } from './mailbox-health.service';
 import type { WarmupSettings } from './email-account.schemas';
@@ -142,7 +142,9 @@ export const accountStatus = defineOperation({
   async run(ctx, input) {
     const row = await findAccountByEmail({ db: ctx.db, workspaceId: input.workspace_id, email: input.email });
     // On demand: the health score is recomputed (with a fresh DNS check) and stored as the day's snapshot.
-    const health = (await computeHealth({ deps: ctx, ids: [row.id] })).get(row.id)!;
+    const health = (await computeHealth({ deps: ctx, ids: [row.id] })).get(row.id);
+    // Deleted by another request while its health was computed.
+    if (!health) throw accountNotFound(input.email);
     return {
       account: row.email,
       email: row.email,

@@ -97,6 +97,8 @@ export async function findAccountByEmail(options: { db: PrismaClient; workspaceI
     where: { workspaceId_emailNormalized: { workspaceId: options.workspaceId, emailNormalized: normalizeEmail(options.email) } },
     select: { id: true, email: true, status: true, warmupStatus: true, lastError: true, disconnectReason: true, imapSyncedAt: true, imapFailures: true, uniboxDayStart: true, uniboxSentToday: true },
   });
-  if (!row) throw notFound('email_account.not_found', `email account ${options.email} not found in this workspace`);
+  if (!row) throw accountNotFound(options.email);
   return row;
 }
+
+export const accountNotFound = (email: string) => notFound('email_account.not_found', `email account ${email} not found in this workspace`);

@@ -2,10 +2,11 @@
 // rates, from what the engine recorded, in the workspace's day, read in one query per page.
 import { describe, expect, it } from 'vitest';
 import { newId, type PrismaClient } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestMailbox, createTestTenant, recordTestSend, TestClock, useTestDatabase } from '../testing/index';
+import { createTestCampaign, createTestLead, createTestMailbox, createTestTenant, expectDomainError, recordTestSend, TestClock, useTestDatabase } from '../testing/index';
+import type { DnsResolver } from '../shared/dns';
 import { executeOperation } from '../shared/operation';
 import type { Ctx } from '../shared/context';
-import { emailAccountOperations as ops } from './index';
+import { emailAccountOperations as ops, refreshHealthSnapshots } from './index';
 
 const db = useTestDatabase();
 // 16:00 in Oslo (UTC+1 in March): the workspace's day started at 2026-03-09T23:00Z.
@@ -130,5 +131,52 @@ describe('mailbox analytics in the list', () => {
     expect((await executeOperation({ op: ops.list, ctx: six.ctx, input: { workspace_id: ws, limit: '6' } })).accounts).toHaveLength(6);
     expect(six.calls).toEqual(one.calls);
     expect(one.calls.filter((c) => c.startsWith('$queryRaw'))).toHaveLength(1);
+  });
+});
+
+describe("the day's health snapshot", () => {
+  it('answers every status request made at once for a mailbox, and keeps one snapshot of the day', async () => {
+    // The warmup worker's daily refresh and a user's GET /account/status may compute the same
+    // mailbox's health at the same moment: each answers, the day keeps one snapshot.
+    const { ctx, ws, base } = await createTestTenant({ db, clock: new TestClock(new Date(NOW)) });
+    const box = await createTestMailbox({ ...base, email: 'same@out.test' });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => executeOperation({ op: ops.status, ctx, input: { workspace_id: ws, email: 'same@out.test' } })));
+    expect(answers.map((a) => a.health_score)).toEqual(Array(6).fill(answers[0]!.health_score));
+    const snapshots = await db.prisma.mailboxHealthSnapshot.findMany({ where: { emailAccountId: box.id } });
+    expect(snapshots.map((s) => [s.day.toISOString(), s.score])).toEqual([['2026-03-10T00:00:00.000Z', answers[0]!.health_score]]);
+  });
+
+  /** A DNS server that knows no domain, and runs `meanwhile` with each name it is asked (once it answers). */
+  const deletingDns = (meanwhile: (name: string) => Promise<void>): DnsResolver => {
+    const answer = async (name: string): Promise<never> => {
+      await meanwhile(name);
+      throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+    };
+    return { timeoutMs: 200, resolveTxt: answer, resolveMx: answer };
+  };
+
+  it('answers 404, not 500, for a mailbox deleted while its health is computed', async () => {
+    // Another request deletes the mailbox while the status request checks its domain's DNS.
+    const { ctx, ws, base } = await createTestTenant({ db, clock: new TestClock(new Date(NOW)), dns: deletingDns(() => db.prisma.emailAccount.deleteMany({ where: { email: 'gone@out.test' } }).then(() => undefined)) });
+    await createTestMailbox({ ...base, email: 'gone@out.test' });
+    const error = await expectDomainError(executeOperation({ op: ops.status, ctx, input: { workspace_id: ws, email: 'gone@out.test' } }), 'not_found', 'email_account.not_found');
+    expect(error.message).toBe('email account gone@out.test not found in this workspace');
+  });
+
+  it("stores the other mailboxes' snapshots when one is deleted during the daily refresh", async () => {
+    const { org, deps, base } = await createTestTenant({
+      db,
+      clock: new TestClock(new Date(NOW)),
+      dns: deletingDns(async (name) => {
+        if (name.endsWith('gone.test')) await db.prisma.emailAccount.deleteMany({ where: { email: 'box@gone.test' } });
+      }),
+    });
+    const kept = await createTestMailbox({ ...base, email: 'box@kept.test' });
+    const gone = await createTestMailbox({ ...base, email: 'box@gone.test' });
+    await db.prisma.emailAccount.updateMany({ where: { id: { in: [kept.id, gone.id] } }, data: { warmupStatus: 'ACTIVE' } });
+    expect(await refreshHealthSnapshots({ deps, organizationIds: [org.organizationId], max: 10 })).toBe(1);
+    expect((await db.prisma.mailboxHealthSnapshot.findMany({ where: { workspaceId: base.workspaceId } })).map((s) => s.emailAccountId)).toEqual([kept.id]);
+    // The next round finds nothing left to do.
+    expect(await refreshHealthSnapshots({ deps, organizationIds: [org.organizationId], max: 10 })).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 // Mailbox health snapshots (docs/api.md, "Mailbox health"): the score and its inputs, computed
 // with a fresh DNS check of the mailbox's domain, once a day by the warmup worker and on demand
 // by `GET /account/status`; one snapshot a mailbox and UTC day (a recomputation replaces it).
-import { newId, type PrismaClient, type Tx } from '@outreach/db';
+import { isForeignKeyViolation, newId, type PrismaClient, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import type { DnsResolver } from '../shared/dns';
 import { domainOf } from '../shared/mail-sender';
@@ -36,7 +36,7 @@ async function dnsOf(options: { dns: DnsResolver; domains: string[]; settingsByD
   return out;
 }
 
-/** Computes and stores the health of these mailboxes now, with a fresh DNS check: mailbox id → its health. */
+/** Computes and stores the health of these mailboxes now, with a fresh DNS check: mailbox id → its health (none for a mailbox that was deleted meanwhile). */
 export async function computeHealth(options: { deps: ServiceDeps; ids: string[] }): Promise<Map<string, MailboxHealth>> {
   const { deps } = options;
   const db: PrismaClient = deps.db;
@@ -63,18 +63,25 @@ export async function computeHealth(options: { deps: ServiceDeps; ids: string[] 
   const day = utcDay(now);
   for (const r of rows) {
     const h = out.get(r.id)!;
-    await db.mailboxHealthSnapshot.upsert({
-      where: { emailAccountId_day: { emailAccountId: r.id, day } },
-      create: { id: newId(), emailAccountId: r.id, workspaceId: r.workspaceId, day, score: h.score, inputs: h.inputs, computedAt: now },
-      update: { score: h.score, inputs: h.inputs, computedAt: now },
-    });
+    try {
+      await db.mailboxHealthSnapshot.upsert({
+        where: { emailAccountId_day: { emailAccountId: r.id, day } },
+        create: { id: newId(), emailAccountId: r.id, workspaceId: r.workspaceId, day, score: h.score, inputs: h.inputs, computedAt: now },
+        update: { score: h.score, inputs: h.inputs, computedAt: now },
+      });
+    } catch (error) {
+      // Deleted while its health was computed (during the DNS check, say): it has nothing left to
+      // keep, and the other mailboxes' snapshots are still stored.
+      if (!isForeignKeyViolation(error)) throw error;
+      out.delete(r.id);
+    }
   }
   return out;
 }
 
 /**
  * The day's snapshots of mailboxes that have none yet (at most `max` a call, the worker calls again):
- * every mailbox warming up or in an ACTIVE campaign. Returns how many were computed.
+ * every mailbox warming up or in an ACTIVE campaign. Returns how many were stored (a mailbox deleted meanwhile is not).
  */
 export async function refreshHealthSnapshots(options: { deps: ServiceDeps; organizationIds?: string[]; max: number }): Promise<number> {
   const { deps } = options;
@@ -92,8 +99,7 @@ export async function refreshHealthSnapshots(options: { deps: ServiceDeps; organ
     options.max,
   );
   if (!due.length) return 0;
-  await computeHealth({ deps, ids: due.map((d) => d.id) });
-  return due.length;
+  return (await computeHealth({ deps, ids: due.map((d) => d.id) })).size;
 }
 
 /**
