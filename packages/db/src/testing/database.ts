@@ -7,18 +7,11 @@ type Holder = { [KEY]?: Promise<Database> };
 /** The prefix of the worker databases made from `url`'s (global-setup.ts drops them). */
 export const workerDatabasePrefix = (url: string): string => `${decodeURIComponent(new URL(url).pathname.slice(1))}_worker_`;
 
-/** `url` with its database replaced by the one of vitest's worker `poolId`. */
-export function workerDatabaseUrl(url: string, poolId: string): string {
-  const worker = new URL(url);
-  worker.pathname = `/${encodeURIComponent(`${workerDatabasePrefix(url)}${poolId}`)}`;
-  return worker.toString();
-}
-
 export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
-/** A fresh, migrated database for this worker on the PostgreSQL server of `url` (made through `url`'s own database). */
+/** A fresh, migrated database for vitest's worker `poolId` on the PostgreSQL server of `url` (made through `url`'s own database). */
 async function workerDatabase(url: string, poolId: string): Promise<Database> {
-  const name = decodeURIComponent(new URL(workerDatabaseUrl(url, poolId)).pathname.slice(1));
+  const name = `${workerDatabasePrefix(url)}${poolId}`;
   const admin = await createDatabase({ url, poolSize: 1 });
   try {
     await admin.prisma.$executeRawUnsafe(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`);
@@ -26,7 +19,9 @@ async function workerDatabase(url: string, poolId: string): Promise<Database> {
   } finally {
     await admin.close();
   }
-  const db = await createDatabase({ url: workerDatabaseUrl(url, poolId), poolSize: 5 });
+  const worker = new URL(url);
+  worker.pathname = `/${encodeURIComponent(name)}`;
+  const db = await createDatabase({ url: worker.toString(), poolSize: 5 });
   await applyMigrations({ db });
   return db;
 }
