@@ -1,14 +1,11 @@
 // Input and output of the organization's API-key management (api-key.operations.ts).
 import { z } from 'zod';
-import { ObjectId, StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
+import { ObjectId, StatusSuccess, WorkspaceIdField, requiredOr, roleInput } from '../shared/schemas';
 
 const ApiKeyId = ObjectId.describe('Id of an API key (`id`, as apiKey.create and apiKey.list answer it)');
 
 /** The role a new key acts with; omitted: full access, as keys made with the CLI. */
-export const ApiKeyRoleField = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/[- ]/g, '_') : value),
-  z.enum(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY'], { error: requiredOr('OWNER, ADMIN, MEMBER or READ_ONLY') }),
-);
+export const ApiKeyRoleField = roleInput(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY']);
 
 export const CreateApiKeyInput = z.object({
   name: z

@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import { ObjectId, requiredOr } from '../shared/schemas';
+import { ObjectId, requiredOr, roleInput } from '../shared/schemas';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './password.rules';
 
 const text = (what: string) => z.string({ error: requiredOr(what) });
 
-export const PersonRoleSchema = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/[- ]/g, '_') : value),
-  z.enum(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY'], { error: requiredOr('OWNER, ADMIN, MEMBER or READ_ONLY') }),
-);
+export const PersonRoleSchema = roleInput(['OWNER', 'ADMIN', 'MEMBER', 'READ_ONLY']);
 
 export const EmailField = text('a string')
   .trim()

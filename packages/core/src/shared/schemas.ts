@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PersonRole } from './context';
 
 /**
  * A schema's error for a field it requires: "is required" when the field is absent, otherwise
@@ -6,6 +7,18 @@ import { z } from 'zod';
  */
 export function requiredOr(what: string) {
   return (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`);
+}
+
+/**
+ * A role a request names, lenient in what it takes: any case, `read-only` and `read only` for
+ * READ_ONLY. `roles`: the ones the field may name.
+ */
+export function roleInput<const R extends readonly [PersonRole, PersonRole, ...PersonRole[]]>(roles: R) {
+  const named = `${roles.slice(0, -1).join(', ')} or ${roles[roles.length - 1]}`;
+  return z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/[- ]/g, '_') : value),
+    z.enum(roles, { error: requiredOr(named) }),
+  );
 }
 
 /** A 24-hex ObjectId-style identifier. */

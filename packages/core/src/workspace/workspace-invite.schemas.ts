@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { nameApiSchema } from '../shared/schema-names';
-import { StatusSuccess, WorkspaceIdField, requiredOr } from '../shared/schemas';
+import { StatusSuccess, WorkspaceIdField, requiredOr, roleInput } from '../shared/schemas';
 
 /** Lenient in what it takes: any case, `read-only` and `read only` for READ_ONLY. */
-export const InviteRole = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/[- ]/g, '_') : value),
-  z.enum(['ADMIN', 'MEMBER', 'READ_ONLY'], { error: requiredOr('ADMIN, MEMBER or READ_ONLY') }),
-);
+export const InviteRole = roleInput(['ADMIN', 'MEMBER', 'READ_ONLY']);
 export type InviteRole = z.infer<typeof InviteRole>;
 
 export const InviteUserInput = z.object({
