@@ -50,6 +50,28 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return isKnownRequestError(error) && error.code === 'P2003';
 }
 
+/** A failure caused by another transaction's change to the same rows (concurrentChangeOf). */
+export type ConcurrentChange = 'missing_reference' | 'missing_row' | 'deadlock' | 'serialization';
+
+/**
+ * Why a statement failed because another transaction changed the same rows at the same time, or
+ * null when it did not: `missing_reference`, a row it refers to was deleted after it was read
+ * (P2003); `missing_row`, a row it updates or deletes by key was gone when it came to it (P2025);
+ * `deadlock`, PostgreSQL chose it as a deadlock's victim (40P01, P2034); `serialization`,
+ * a write conflict or a serialization failure (40001, P2034). Its transaction was undone, so running
+ * it again from the start is the remedy (and answers as if it had come a moment later).
+ */
+export function concurrentChangeOf(error: unknown): ConcurrentChange | null {
+  if (isForeignKeyViolation(error)) return 'missing_reference';
+  if (isKnownRequestError(error) && error.code === 'P2025') return 'missing_row';
+  if (isDeadlock(error)) return 'deadlock';
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, meta } = error as { code?: unknown; meta?: Record<string, unknown> };
+  const cause = (meta?.['driverAdapterError'] as { cause?: { originalCode?: unknown; code?: unknown } } | undefined)?.cause;
+  if (code === 'P2034' || meta?.['code'] === '40001' || cause?.originalCode === '40001' || cause?.code === '40001') return 'serialization';
+  return null;
+}
+
 /**
  * Whether PostgreSQL chose this statement as a deadlock's victim (SQLSTATE 40P01): the statement
  * and its transaction were undone, and running them again is the remedy.

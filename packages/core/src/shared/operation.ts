@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Actor, Ctx } from './context';
 import { forbidden, fromZodError, invalidField } from './errors';
+import { runRetryingConcurrentChanges } from './operation-retry';
 import { recordPartnerActivity } from './partner-activity';
 import { assertWorkspaceAccess } from './tenancy';
 import { findMalformedText } from './input-text.rules';
@@ -73,7 +74,7 @@ export function assertWellFormedText(input: unknown): void {
 /**
  * The one way every transport runs an operation: refuse malformed text, check the kind of key
  * may call it (assertOperationAllowed), validate the input with the operation's schema, check
- * the caller may touch the workspace, then run.
+ * the caller may touch the workspace, then run (again after a concurrent change: operation-retry.ts).
  */
 export async function executeOperation<I extends z.ZodType, O extends z.ZodType>(options: {
   op: Operation<I, O, OperationKind>;
@@ -107,7 +108,7 @@ export async function executeParsedOperation<I extends z.ZodType, O extends z.Zo
     }
   }
   const started = performance.now();
-  const output = await op.run(ctx, input);
+  const output = await runRetryingConcurrentChanges({ name: op.name, ctx, run: (attemptCtx) => op.run(attemptCtx, input) });
   if (op.partner === true && ctx.actor.partnerName !== undefined) {
     const workspaceId = (input as { workspace_id?: string }).workspace_id ?? null;
     await recordPartnerActivity({ db: ctx.db, actor: ctx.actor, operation: op.name, workspaceId });

@@ -2,10 +2,11 @@
 // its daily limit), the SMTP send itself (outside any transaction: a slow server must not
 // hold locks), then one transaction that records the e-mail as an OUT message of its
 // thread and queues UNIBOX_EMAIL_SENT.
-import { newId, type Prisma, type Tx } from '@outreach/db';
+import { concurrentChangeOf, newId, type Prisma, type Tx } from '@outreach/db';
 import type { Ctx } from '../shared/context';
 import { DomainError, invalidField, preconditionFailed } from '../shared/errors';
 import { domainOf, type OutgoingMessage, type SendOutcome } from '../shared/mail-sender';
+import { OPERATION_ATTEMPTS } from '../shared/operation-retry';
 import { htmlToText } from '../shared/mail-html';
 import { dayBounds } from '../shared/zoned-time';
 import { leadsForEvents } from '../lead/index';
@@ -177,20 +178,24 @@ export interface UniboxSend {
 
 const addresses = (list: readonly string[]): StoredAddress[] => list.map((address) => ({ address, name: '' }));
 
-/** Writes the thread (when new) and the message row; returns the thread id. */
+/**
+ * Writes the thread (when new) and the message row; returns the thread id. `emailAccountId` is
+ * the sending mailbox's (null: deleted while its e-mail was on its way; the e-mail is kept without it).
+ */
 async function storeMessage(options: {
   tx: Tx;
   send: Omit<UniboxSend, 'attachments'> & { attachments: StoredAttachment[] };
+  emailAccountId: string | null;
   id: string;
   messageId: string;
   folder: 'INBOX' | 'DRAFTS';
   at: Date;
 }): Promise<string> {
-  const { tx, send, id, at } = options;
+  const { tx, send, id, at, emailAccountId } = options;
   let threadId: string;
   const createThread = async (threadIdToUse: string, subject: string, copy: boolean) => {
     await tx.uniboxThread.create({
-      data: { id: threadIdToUse, workspaceId: send.workspaceId, emailAccountId: send.mailbox.id, leadId: send.leadId, campaignId: send.campaignId, subject, isUnread: false, lastMessageAt: at },
+      data: { id: threadIdToUse, workspaceId: send.workspaceId, emailAccountId, leadId: send.leadId, campaignId: send.campaignId, subject, isUnread: false, lastMessageAt: at },
     });
     if (copy && send.leadId) await tx.$executeRawUnsafe(COPY_CAMPAIGN_SENDS_SQL, threadIdToUse, send.leadId, null);
   };
@@ -208,7 +213,7 @@ async function storeMessage(options: {
       id,
       workspaceId: send.workspaceId,
       threadId,
-      emailAccountId: send.mailbox.id,
+      emailAccountId,
       leadId: send.leadId,
       campaignId: send.campaignId,
       sentEmailId: null,
@@ -284,7 +289,7 @@ export async function sendUniboxEmail(options: { ctx: Ctx; send: UniboxSend }): 
   // The e-mail has left: from here on, a failure must not invite the caller to send it again.
   let threadId: string;
   try {
-    threadId = await recordSent({ ctx, send: { ...send, attachments: stored }, id, messageId, now });
+    threadId = await recordSentRetrying({ ctx, send: { ...send, attachments: stored }, id, messageId, now });
   } catch (error) {
     log.error({ err: error }, 'the e-mail was sent, but recording it failed: it is missing from the unified inbox');
     return { status: 'success', id, thread_id: '', message_id: `<${messageId}>` };
@@ -293,12 +298,35 @@ export async function sendUniboxEmail(options: { ctx: Ctx; send: UniboxSend }): 
   return { status: 'success', id, thread_id: threadId, message_id: `<${messageId}>` };
 }
 
+type RecordSentOptions = { ctx: Ctx; send: Omit<UniboxSend, 'attachments'> & { attachments: StoredAttachment[] }; id: string; messageId: string; now: Date };
+
+/**
+ * recordSent, again after a concurrent change (a deadlock, the mailbox deleted meanwhile): the
+ * e-mail has left, so it is recorded however the rows around it changed; a mailbox gone by then
+ * is left out of the record (as its deletion leaves its other e-mails).
+ */
+async function recordSentRetrying(options: RecordSentOptions): Promise<string> {
+  let emailAccountId: string | null = options.send.mailbox.id;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await recordSent({ ...options, emailAccountId });
+    } catch (error) {
+      const change = concurrentChangeOf(error);
+      if (change === null || attempt >= OPERATION_ATTEMPTS) throw error;
+      if (change === 'missing_reference' && emailAccountId !== null) {
+        const mailbox = await options.ctx.db.emailAccount.findUnique({ where: { id: emailAccountId }, select: { id: true } });
+        if (!mailbox) emailAccountId = null;
+      }
+    }
+  }
+}
+
 /** Records a sent unibox e-mail and its UNIBOX_EMAIL_SENT event in one transaction; the thread id. */
-async function recordSent(options: { ctx: Ctx; send: Omit<UniboxSend, 'attachments'> & { attachments: StoredAttachment[] }; id: string; messageId: string; now: Date }): Promise<string> {
-  const { ctx, send, id, messageId, now } = options;
+async function recordSent(options: RecordSentOptions & { emailAccountId: string | null }): Promise<string> {
+  const { ctx, send, id, messageId, now, emailAccountId } = options;
   const { mailbox } = send;
   return ctx.db.$transaction(async (tx) => {
-    const threadId = await storeMessage({ tx, send, id, messageId, folder: 'INBOX', at: now });
+    const threadId = await storeMessage({ tx, send, emailAccountId, id, messageId, folder: 'INBOX', at: now });
     await emitWebhookEvent({
       tx,
       workspaceId: send.workspaceId,
@@ -341,6 +369,6 @@ export async function saveUniboxDraft(options: { ctx: Ctx; send: Omit<UniboxSend
   const now = ctx.ports.clock.now();
   const id = newId(now.getTime());
   const messageId = `${id}@${domainOf(send.mailbox.email)}`;
-  const threadId = await ctx.db.$transaction((tx) => storeMessage({ tx, send: { ...send, attachments: [] }, id, messageId, folder: 'DRAFTS', at: now }));
+  const threadId = await ctx.db.$transaction((tx) => storeMessage({ tx, send: { ...send, attachments: [] }, emailAccountId: send.mailbox.id, id, messageId, folder: 'DRAFTS', at: now }));
   return { status: 'success', id, thread_id: threadId, message_id: `<${messageId}>` };
 }

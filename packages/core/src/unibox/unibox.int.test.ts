@@ -415,6 +415,23 @@ describe('sending from the unibox', () => {
     expect([asLead?.id, asLead?.lead_id, asLead?.campaign_id]).toEqual([linked.id, lead, s.camp.id]);
   });
 
+  it('keeps an e-mail whose mailbox was deleted while it was on its way, in the unified inbox without the mailbox', async () => {
+    const s = await setup();
+    const lead = await s.lead(s.camp.id, 'known@lead.test');
+    smtp.beforeAnswer = async ({ phase }) => {
+      if (phase !== 'body') return;
+      smtp.beforeAnswer = null;
+      await db.prisma.emailAccount.delete({ where: { id: s.alice } });
+    };
+    const out = await s.run(ops.send, { from: 'alice@sender.test', to: 'known@lead.test', subject: 'Last one', body: '<p>Hello</p>' });
+    expect(smtp.beforeAnswer).toBeNull();
+    await delivered(out.message_id);
+    expect(out.thread_id).toMatch(/^[0-9a-f]{24}$/);
+    const [listed] = (await s.run(ops.emails, { thread_id: out.thread_id })).data;
+    expect(listed).toMatchObject({ id: out.id, subject: 'Last one', lead_id: lead, campaign_id: s.camp.id });
+    expect(await db.prisma.uniboxMessage.findUnique({ where: { id: out.id }, select: { emailAccountId: true } })).toEqual({ emailAccountId: null });
+  });
+
   it('saves drafts without sending them: not listed, not counted, answering their parent', async () => {
     const s = await setup();
     const m = await inbox(s);
