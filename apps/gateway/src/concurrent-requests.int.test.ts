@@ -1,12 +1,12 @@
 // Requests that race each other over the same rows (a campaign deleted while it is edited,
 // duplicated and given a subsequence; a mailbox deleted while it is tagged, warmed up and moved;
-// a rule and a client deleted while they are changed) each get the answer they would get alone,
+// a rule, a client, a webhook and a unibox thread deleted while they are changed or used) each get the answer they would get alone,
 // before or after the other: a success or the operation's own 4xx, never a 500 nor a generic
 // `resource.not_found`. On PostgreSQL these met foreign-key violations, deadlocks and vanished rows
 // (operation-retry.ts); the embedded database runs one statement at a time, so there the test
 // guards the same answers.
 import { describe, expect, it } from 'vitest';
-import { createTestMailbox } from '@outreach/core/testing';
+import { createTestMailbox, createTestThread } from '@outreach/core/testing';
 import { addWorkspace, useTestServer } from './testing/suite';
 
 const { server, org } = useTestServer({ env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' } });
@@ -49,6 +49,13 @@ describe('requests racing over the same rows', () => {
       const ruleId = (await ok('POST', '/account/automation/create', { ...RULE, name: `Rule ${round}` })).rule._id as string;
       const clientId = (await ok('POST', '/client', { client_email: `client${round}@example.com`, client_permissions: [{ workspace_id: ws, permissions: ['TAG_LIST'] }] })).client_id as string;
       const other = await addWorkspace(server, org.apiKey, `Elsewhere ${round}`);
+      const hookId = (await ok('POST', '/hook/add', { url: 'https://hooks.example/in', event_types: ['ALL_EMAIL_REPLIES'], camp_ids: [campaignId] }))._id as string;
+      const thread = await createTestThread({
+        db: server.db.prisma,
+        workspaceId: ws,
+        emailAccountId: mailbox.id,
+        messages: [{ direction: 'OUT', at: new Date(Date.now() - 60_000) }, { direction: 'IN', at: new Date() }],
+      });
 
       await Promise.all([
         call('campaign.delete', 'DELETE', '/campaign/delete', { campaign_id: campaignId, is_archive: 'no' }),
@@ -71,6 +78,11 @@ describe('requests racing over the same rows', () => {
         call('accountAutomation.duplicate', 'POST', '/account/automation/duplicate', { rule_id: ruleId }),
         call('client.delete', 'DELETE', '/client', { client_id: clientId }),
         call('client.updatePermissions', 'PUT', '/client', { client_id: clientId, client_permissions: [{ workspace_id: ws, permissions: ['TAG_LIST'] }] }),
+        call('webhook.delete', 'DELETE', '/hook/del', { ids: [hookId] }),
+        call('webhook.test', 'POST', '/hook/test', { id: hookId }),
+        call('unibox.deleteThread', 'DELETE', '/unibox/threads/delete', { thread_id: thread.id }),
+        call('unibox.deleteEmail', 'DELETE', '/unibox/emails/delete', { message_id: thread.messageIds[1] }),
+        call('unibox.markThreadRead', 'POST', `/unibox/threads/${thread.id}/mark-as-read`, {}),
       ]);
     }
 
@@ -96,6 +108,11 @@ describe('requests racing over the same rows', () => {
       'accountAutomation.duplicate': [200, 'account_automation.rule_not_found'],
       'client.delete': [200],
       'client.updatePermissions': [200, 'client.not_found'],
+      'webhook.delete': [200],
+      'webhook.test': [200, 'webhook.not_found'],
+      'unibox.deleteThread': [200, 'unibox.thread_not_found'],
+      'unibox.deleteEmail': [200, 'unibox.email_not_found'],
+      'unibox.markThreadRead': [200, 'unibox.thread_not_found'],
     };
     const unexpected = answers.filter((a) => !allowed[a.request]!.includes(a.status === 200 ? 200 : (a.code ?? a.status)));
     expect(unexpected).toEqual([]);
