@@ -1,10 +1,10 @@
 // Requests that race each other over the same rows (a campaign deleted while it is edited,
 // duplicated and given a subsequence; a mailbox deleted while it is tagged, warmed up and moved;
-// a rule, a client, a webhook and a unibox thread deleted while they are changed or used) each get the answer they would get alone,
-// before or after the other: a success or the operation's own 4xx, never a 500 nor a generic
-// `resource.not_found`. On PostgreSQL these met foreign-key violations, deadlocks and vanished rows
-// (operation-retry.ts); the embedded database runs one statement at a time, so there the test
-// guards the same answers.
+// a rule, a client, a webhook and a unibox thread deleted while they are changed or used) each
+// get the answer they would get alone, before or after the other: a success or the operation's
+// own 4xx, never a 500 nor a generic `resource.not_found`. On PostgreSQL these met foreign-key
+// violations, deadlocks and vanished rows (operation-retry.ts); the embedded database runs one
+// statement at a time, so there the test guards the same answers.
 import { describe, expect, it } from 'vitest';
 import { createTestMailbox, createTestThread } from '@outreach/core/testing';
 import { addWorkspace, useTestServer } from './testing/suite';
@@ -26,12 +26,8 @@ describe('requests racing over the same rows', () => {
     const ws = org.workspaceId;
     const answers: Answer[] = [];
     const call = async (request: string, method: string, path: string, input: Record<string, unknown>) => {
-      const r =
-        method === 'GET'
-          ? await server.rest(method, path, { key: org.apiKey, query: Object.fromEntries(Object.entries({ workspace_id: ws, ...input }).map(([k, v]) => [k, String(v)])) })
-          : await server.rest(method, path, { key: org.apiKey, body: { workspace_id: ws, ...input } });
+      const r = await server.rest(method, path, { key: org.apiKey, body: { workspace_id: ws, ...input } });
       answers.push({ request, status: r.status, ...(r.status >= 400 ? { code: r.body?.code } : {}) });
-      return r;
     };
     const ok = async (method: string, path: string, input: Record<string, unknown>) => {
       const r = await server.rest(method, path, { key: org.apiKey, body: { workspace_id: ws, ...input } });

@@ -100,10 +100,10 @@ describe('an operation meeting a concurrent change', () => {
   }, 60_000);
 });
 
-/** Whether a backend waits for a row lock in a statement containing `sql`. */
+/** Whether a backend of this database waits for a row lock in a statement containing `sql`. */
 async function waitingOnLock(prisma: PrismaClient, sql: string): Promise<boolean> {
   const rows = await prisma.$queryRawUnsafe<{ n: number }[]>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()",
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()",
     sql,
   );
   return rows[0]!.n > 0;
