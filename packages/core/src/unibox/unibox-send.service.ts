@@ -2,11 +2,11 @@
 // its daily limit), the SMTP send itself (outside any transaction: a slow server must not
 // hold locks), then one transaction that records the e-mail as an OUT message of its
 // thread and queues UNIBOX_EMAIL_SENT.
-import { concurrentChangeOf, newId, type Prisma, type Tx } from '@outreach/db';
+import { newId, type Prisma, type Tx } from '@outreach/db';
 import type { Ctx } from '../shared/context';
 import { DomainError, invalidField, preconditionFailed } from '../shared/errors';
 import { domainOf, type OutgoingMessage, type SendOutcome } from '../shared/mail-sender';
-import { OPERATION_ATTEMPTS } from '../shared/operation-retry';
+import { runRetryingConcurrentChanges } from '../shared/operation-retry';
 import { htmlToText } from '../shared/mail-html';
 import { dayBounds } from '../shared/zoned-time';
 import { leadsForEvents } from '../lead/index';
@@ -289,7 +289,12 @@ export async function sendUniboxEmail(options: { ctx: Ctx; send: UniboxSend }): 
   // The e-mail has left: from here on, a failure must not invite the caller to send it again.
   let threadId: string;
   try {
-    threadId = await recordSentRetrying({ ctx, send: { ...send, attachments: stored }, id, messageId, now });
+    // Again after a deadlock: the e-mail has left, so it is recorded however the rows around it changed.
+    threadId = await runRetryingConcurrentChanges({
+      name: 'unibox.recordSent',
+      ctx,
+      run: (attemptCtx) => recordSent({ ctx: attemptCtx, send: { ...send, attachments: stored }, id, messageId, now }),
+    });
   } catch (error) {
     log.error({ err: error }, 'the e-mail was sent, but recording it failed: it is missing from the unified inbox');
     return { status: 'success', id, thread_id: '', message_id: `<${messageId}>` };
@@ -298,34 +303,15 @@ export async function sendUniboxEmail(options: { ctx: Ctx; send: UniboxSend }): 
   return { status: 'success', id, thread_id: threadId, message_id: `<${messageId}>` };
 }
 
-type RecordSentOptions = { ctx: Ctx; send: Omit<UniboxSend, 'attachments'> & { attachments: StoredAttachment[] }; id: string; messageId: string; now: Date };
-
-/**
- * recordSent, again after a concurrent change (a deadlock, the mailbox deleted meanwhile): the
- * e-mail has left, so it is recorded however the rows around it changed; a mailbox gone by then
- * is left out of the record (as its deletion leaves its other e-mails).
- */
-async function recordSentRetrying(options: RecordSentOptions): Promise<string> {
-  let emailAccountId: string | null = options.send.mailbox.id;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await recordSent({ ...options, emailAccountId });
-    } catch (error) {
-      const change = concurrentChangeOf(error);
-      if (change === null || attempt >= OPERATION_ATTEMPTS) throw error;
-      if (change === 'missing_reference' && emailAccountId !== null) {
-        const mailbox = await options.ctx.db.emailAccount.findUnique({ where: { id: emailAccountId }, select: { id: true } });
-        if (!mailbox) emailAccountId = null;
-      }
-    }
-  }
-}
-
 /** Records a sent unibox e-mail and its UNIBOX_EMAIL_SENT event in one transaction; the thread id. */
-async function recordSent(options: RecordSentOptions & { emailAccountId: string | null }): Promise<string> {
-  const { ctx, send, id, messageId, now, emailAccountId } = options;
+async function recordSent(options: { ctx: Ctx; send: Omit<UniboxSend, 'attachments'> & { attachments: StoredAttachment[] }; id: string; messageId: string; now: Date }): Promise<string> {
+  const { ctx, send, id, messageId, now } = options;
   const { mailbox } = send;
   return ctx.db.$transaction(async (tx) => {
+    // The mailbox is held until the record commits; deleted while the e-mail was on its way, the
+    // e-mail is kept without it (as its deletion leaves its other e-mails).
+    const [held] = await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM email_accounts WHERE id = $1 FOR KEY SHARE', mailbox.id);
+    const emailAccountId = held ? mailbox.id : null;
     const threadId = await storeMessage({ tx, send, emailAccountId, id, messageId, folder: 'INBOX', at: now });
     await emitWebhookEvent({
       tx,
