@@ -4,6 +4,7 @@ import { prepared } from '@outreach/db';
 import type { CampaignSchedule } from './schedule.rules';
 import { sameDay } from '../shared/day-counts.queries';
 import { webhookListensSql } from '../webhook/index';
+import { referencedRowsCtes } from './send-record.queries';
 
 /**
  * Every ACTIVE campaign with what deciding a tick needs: settings, steps, variations, mailboxes,
@@ -275,14 +276,20 @@ export const RELEASE_CLAIMS_SQL = prepared(`
  * Records an accepted send and moves the lead on, only if the lead still holds this
  * claim (pending_send_id): a lead stopped meanwhile (unsubscribed, replied, enrolled)
  * keeps its stop. Idempotent on the Message-ID. $20: recorded without the server's
- * answer (outcome unknown).
+ * answer (outcome unknown). As RECORD_SENTS_SQL, the rows it refers to are held until it
+ * commits (referencedRowsCtes): `gone` when its lead or campaign was deleted (nothing written),
+ * and recorded without its mailbox or variation when those were.
  */
 export const RECORD_SENT_SQL = prepared(`
-  WITH ins AS (
+  WITH ${referencedRowsCtes({ mailboxes: '$7::text', campaigns: '$4::text', variations: '$9::text', leads: '$6::text' })},
+  ins AS (
     INSERT INTO sent_emails (id, organization_id, workspace_id, campaign_id, parent_campaign_id, lead_id,
                              email_account_id, step, variation_id, variation_label, message_id, subject, body,
                              is_text, sent_at, bounced_at, outcome_unknown)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::timestamptz, $16::timestamptz, $20::boolean)
+    SELECT $1, $2, $3, $4, $5, $6, CASE WHEN $7::text = ANY(boxes.ids) THEN $7::text END, $8, CASE WHEN $9::text = ANY(vars.ids) THEN $9::text END,
+           $10, $11, $12, $13, $14, $15::timestamptz, $16::timestamptz, $20::boolean
+      FROM boxes, camps, vars
+     WHERE $4::text = ANY(camps.ids) AND EXISTS (SELECT 1 FROM held)
     ON CONFLICT (workspace_id, message_id) DO NOTHING
     RETURNING id
   ),
@@ -301,10 +308,12 @@ export const RECORD_SENT_SQL = prepared(`
                                  OR status NOT IN ('NOT_CONTACTED', 'CONTACTED', 'REPLIED') THEN NULL
                                ELSE $18::timestamptz END,
            updated_at = $15::timestamptz
-     WHERE id = $6 AND pending_send_id = $1
+     WHERE id = $6 AND pending_send_id = $1 AND id IN (SELECT id FROM held)
     RETURNING status::text AS status
   )
-  SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT status FROM ul) AS lead_status`);
+  SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT status FROM ul) AS lead_status,
+         ($4::text = ANY(camps.ids) AND EXISTS (SELECT 1 FROM held)) IS NOT TRUE AS gone
+    FROM camps`);
 
 /**
  * The end of a tick, in one statement: the campaigns it sent from take its time as their last

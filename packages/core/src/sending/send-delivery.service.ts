@@ -166,34 +166,38 @@ export async function deliverClaim(options: {
       return 'deferred';
     }
     case 'auth': {
-      await deps.db.$transaction(async (tx) => {
+      const marked = await deps.db.$transaction(async (tx) => {
         if (revoked) {
           await releaseLead(tx, claim, now);
-          return;
+          return true;
         }
-        const before = await tx.emailAccount.update({
+        // A mailbox deleted meanwhile has nothing left to disconnect (nor anyone to alert about it).
+        const disconnected = await tx.emailAccount.updateMany({
           where: { id: claim.mailbox.id },
           data: { status: 'DISCONNECTED', disconnectReason: 'smtp_auth', lastError: outcome.message.slice(0, 500) },
-          select: { id: true },
         });
-        await emitWebhookEvent({
-          tx,
-          workspaceId: claim.workspaceId,
-          event: 'SYSTEM_ALERT',
-          campaignId: null,
-          now,
-          fields: systemAlertFields({
-            alert_type: 'MAILBOX_DISCONNECTED',
-            message: `mailbox ${claim.mailbox.email} was disconnected: its SMTP login was refused (${outcome.message})`,
-            at: now,
-            email_account_id: before.id,
-            email: claim.mailbox.email,
-          }),
-        });
+        if (disconnected.count) {
+          await emitWebhookEvent({
+            tx,
+            workspaceId: claim.workspaceId,
+            event: 'SYSTEM_ALERT',
+            campaignId: null,
+            now,
+            fields: systemAlertFields({
+              alert_type: 'MAILBOX_DISCONNECTED',
+              message: `mailbox ${claim.mailbox.email} was disconnected: its SMTP login was refused (${outcome.message})`,
+              at: now,
+              email_account_id: claim.mailbox.id,
+              email: claim.mailbox.email,
+            }),
+          });
+        }
         await releaseLead(tx, claim, now);
+        return disconnected.count > 0;
       });
       if (revoked) log().warn('the mailbox\'s OAuth grant is revoked: it is DISCONNECTED, its sends stop');
-      else log().warn({ response: outcome.message }, 'mailbox login refused: marked DISCONNECTED, its sends stop');
+      else if (marked) log().warn({ response: outcome.message }, 'mailbox login refused: marked DISCONNECTED, its sends stop');
+      else log().info({ response: outcome.message }, 'mailbox login refused, and the mailbox was deleted meanwhile: its lead waits for another');
       return 'mailbox_disconnected';
     }
   }

@@ -27,6 +27,36 @@ export interface SentRow {
 }
 
 /**
+ * CTEs holding the rows a recording of sends refers to until it commits (FOR KEY SHARE: a delete
+ * waits for the record, the record for a delete under way), each a one-row list of the ids still
+ * there: `boxes` (mailboxes), `camps` (campaigns), `vars` (variations of those campaigns) and
+ * `held` (leads, FOR NO KEY UPDATE: the recording moves them on). Taken in the order a delete
+ * takes them, a mailbox before the leads it is set on, a campaign before its variations and
+ * leads (each CTE reads the one before, so it is run first), and each in key order: a recording
+ * and a delete of a campaign, lead, mailbox or variation do not wait on each other in a cycle,
+ * and a row deleted before is left out, where its foreign key made the whole statement fail.
+ * Each argument is a SELECT of the ids sent from.
+ */
+export function referencedRowsCtes(ids: { mailboxes: string; campaigns: string; variations: string; leads: string }): string {
+  return `
+  boxes AS MATERIALIZED (
+    SELECT array_agg(b.id) AS ids FROM (
+      SELECT e.id FROM email_accounts e WHERE e.id IN (${ids.mailboxes}) ORDER BY e.id FOR KEY SHARE) b
+  ),
+  camps AS MATERIALIZED (
+    SELECT array_agg(k.id) AS ids FROM (
+      SELECT c.id FROM campaigns c, boxes WHERE c.id IN (${ids.campaigns}) ORDER BY c.id FOR KEY SHARE OF c) k
+  ),
+  vars AS MATERIALIZED (
+    SELECT array_agg(w.id) AS ids FROM (
+      SELECT v.id FROM variations v, camps WHERE v.id IN (${ids.variations}) AND v.campaign_id = ANY(camps.ids) ORDER BY v.id FOR KEY SHARE OF v) w
+  ),
+  held AS MATERIALIZED (
+    SELECT l.id FROM leads l, vars WHERE l.id IN (${ids.leads}) ORDER BY l.id FOR NO KEY UPDATE OF l
+  )`;
+}
+
+/**
  * RECORD_SENT_SQL (scheduler.queries.ts) without a bounce, for many sends in one statement:
  * each send recorded (idempotent on its Message-ID) and its lead moved on, only where the lead
  * still holds that send (pending_send_id; a lead stopped meanwhile keeps its stop), and each
@@ -45,6 +75,11 @@ export interface SentRow {
  * waits for a claim holding its mailboxes nor makes one skip them (LOCK_MAILBOXES_SQL).
  * The rows go in by campaign and mailbox (the day counts' statement trigger takes its count rows
  * in key order too), so two batches recording at once cannot wait on each other in a cycle.
+ *
+ * The rows a send refers to may be deleted while its e-mail goes out (its lead, its campaign, its
+ * mailbox, its variation; REFERENCED_ROWS_CTES): `gone` is true for a send whose lead or campaign
+ * is gone, which is not recorded (its sends would go with them), and a send whose mailbox or
+ * variation is gone is recorded without it, as their deletion leaves their other sends.
  * $1 a JSON array of SentRow, at most one per lead; $2 record nothing when a webhook listens.
  */
 export const RECORD_SENTS_SQL = prepared(
@@ -60,7 +95,15 @@ export const RECORD_SENTS_SQL = prepared(
       SELECT 1 FROM (SELECT DISTINCT workspace_id, campaign_id FROM x) k
        WHERE ${webhookListensSql({ workspaceId: 'k.workspace_id', campaignId: 'k.campaign_id', event: "'EMAIL_SENT'" })}) AS yes
   ),
-  go AS (SELECT * FROM x WHERE NOT (SELECT yes FROM listened)),
+${referencedRowsCtes({ mailboxes: 'SELECT email_account_id FROM x', campaigns: 'SELECT campaign_id FROM x', variations: 'SELECT variation_id FROM x', leads: 'SELECT lead_id FROM x' })},
+  go AS (
+    SELECT x.id, x.organization_id, x.workspace_id, x.campaign_id, x.parent_campaign_id, x.lead_id,
+           CASE WHEN x.email_account_id = ANY(boxes.ids) THEN x.email_account_id END AS email_account_id, x.step,
+           CASE WHEN x.variation_id = ANY(vars.ids) THEN x.variation_id END AS variation_id, x.variation_label, x.message_id,
+           x.subject, x.body, x.is_text, x.sent_at, x.next_due_at, x.outcome_unknown
+      FROM x, boxes, camps, vars
+     WHERE x.campaign_id = ANY(camps.ids) AND x.lead_id IN (SELECT id FROM held) AND NOT (SELECT yes FROM listened)
+  ),
   ins AS (
     INSERT INTO sent_emails (id, organization_id, workspace_id, campaign_id, parent_campaign_id, lead_id,
                              email_account_id, step, variation_id, variation_label, message_id, subject, body,
@@ -88,7 +131,8 @@ export const RECORD_SENTS_SQL = prepared(
     RETURNING l.id, l.status::text AS status
   ),
   fresh AS (SELECT go.* FROM go JOIN ins ON ins.id = go.id),${copySendsIntoThreadsCtes('fresh')}
-  SELECT x.id, (ins.id IS NOT NULL) AS inserted, ul.status AS lead_status, (SELECT yes FROM listened) AS listened
-    FROM x LEFT JOIN ins ON ins.id = x.id LEFT JOIN ul ON ul.id = x.lead_id`,
+  SELECT x.id, (ins.id IS NOT NULL) AS inserted, ul.status AS lead_status, (SELECT yes FROM listened) AS listened,
+         (x.campaign_id = ANY(camps.ids) AND x.lead_id IN (SELECT id FROM held)) IS NOT TRUE AS gone
+    FROM x CROSS JOIN camps LEFT JOIN ins ON ins.id = x.id LEFT JOIN ul ON ul.id = x.lead_id`,
   { jsonArgs: true },
 );

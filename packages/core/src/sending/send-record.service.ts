@@ -14,6 +14,7 @@
 import { newId } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import { createBatcher, type Pending } from '../shared/batcher';
+import { runRetryingConcurrentChanges } from '../shared/operation-retry';
 import { observerOf } from '../shared/observer';
 import { bouncedEmailFields, emailSentFields, emitWebhookEvent, emitWebhookEvents, systemAlertFields, type PayloadLead } from '../webhook/index';
 import { leadsForEvents } from '../lead/index';
@@ -83,47 +84,32 @@ const sentRow = ({ claim, now, outcomeUnknown }: AcceptedSend): SentRow => ({
   outcome_unknown: outcomeUnknown,
 });
 
-type RecordedRow = { id: string; inserted: boolean; lead_status: string | null; listened: boolean };
+/** `gone`: the send's lead or campaign was deleted while its e-mail went out; nothing was written for it. */
+type RecordedRow = { id: string; inserted: boolean; lead_status: string | null; listened: boolean; gone: boolean };
+
+/** Logs the sends that went out to a lead, or from a campaign, deleted meanwhile (not recorded). */
+function logGone(deps: ServiceDeps, claims: readonly ClaimedSend[]): void {
+  if (!claims.length) return;
+  deps.log.info(
+    { sends: claims.map((c) => ({ sendId: c.sendId, leadId: c.leadId, campaignId: c.campaignId, messageId: c.message.messageId })) },
+    'sent, not recorded: the lead or its campaign was deleted while the e-mail went out',
+  );
+}
 
 /**
  * Records a batch, or, should that fail, each send on its own; settles every send's promise.
  * When no EMAIL_SENT webhook listened at the claim (ClaimedSend.emailSentWebhook) the batch is
  * one statement outside a transaction (RECORD_SENTS_SQL with $2 true: one round trip instead of
  * five); a webhook that started listening since writes nothing there, and the batch is recorded
- * again in a transaction with its events, as a batch with a listener is at once.
+ * again in a transaction with its events, as a batch with a listener is at once. A batch that
+ * met a concurrent change (a deadlock with a delete) is written again first
+ * (runRetryingConcurrentChanges): its e-mails have left, whatever changed around them.
  */
 async function recordBatch(deps: ServiceDeps, batch: Waiting[]): Promise<void> {
   let rows: Map<string, RecordedRow>;
   const json = JSON.stringify(batch.map((p) => sentRow(p.item)));
   try {
-    let alone: RecordedRow[] | null = null;
-    if (!batch.some((p) => p.item.claim.emailSentWebhook)) {
-      const recorded = await deps.db.$queryRawUnsafe<RecordedRow[]>(RECORD_SENTS_SQL, json, true);
-      if (!recorded.some((r) => r.listened)) alone = recorded;
-    }
-    rows = alone
-      ? new Map(alone.map((r) => [r.id, r]))
-      : await deps.db.$transaction(async (tx) => {
-          const recorded = await tx.$queryRawUnsafe<RecordedRow[]>(RECORD_SENTS_SQL, json, false);
-          const byId = new Map(recorded.map((r) => [r.id, r]));
-          const fresh = batch.map((p) => p.item).filter((s) => byId.get(s.claim.sendId)?.inserted);
-          await emitWebhookEvents({
-            tx,
-            event: 'EMAIL_SENT',
-            items: fresh.map((s) => ({ ...s, workspaceId: s.claim.workspaceId, campaignId: s.claim.campaignId })),
-            fields: async (subscribed) => {
-              const leads = await leadsForEvents({ tx, leadIds: subscribed.map((s) => s.claim.leadId) });
-              return subscribed.map(({ claim, now }) =>
-                emailSentFields({
-                  lead: leads.get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail },
-                  campaign: { id: claim.campaignId, name: claim.campaignName },
-                  send: sendFields(claim, now),
-                }),
-              );
-            },
-          });
-          return byId;
-        });
+    rows = await runRetryingConcurrentChanges({ name: 'sending.recordSends', ctx: deps, run: (attemptDeps) => writeBatch(attemptDeps, batch, json) });
   } catch (error) {
     deps.log.warn({ err: error, sends: batch.length }, 'recording a batch of sends failed; recording each on its own');
     await Promise.all(
@@ -138,6 +124,38 @@ async function recordBatch(deps: ServiceDeps, batch: Waiting[]): Promise<void> {
     if (row?.inserted) observer.onSent({ outcome: s.outcomeUnknown ? 'unconfirmed' : 'accepted' });
     resolve(row?.lead_status !== null && row?.lead_status !== undefined);
   }
+  logGone(deps, batch.filter((p) => rows.get(p.item.claim.sendId)?.gone).map((p) => p.item.claim));
+}
+
+/** One attempt at writing a batch (recordBatch); its rows by send id. */
+async function writeBatch(deps: ServiceDeps, batch: Waiting[], json: string): Promise<Map<string, RecordedRow>> {
+  let alone: RecordedRow[] | null = null;
+  if (!batch.some((p) => p.item.claim.emailSentWebhook)) {
+    const recorded = await deps.db.$queryRawUnsafe<RecordedRow[]>(RECORD_SENTS_SQL, json, true);
+    if (!recorded.some((r) => r.listened)) alone = recorded;
+  }
+  if (alone) return new Map(alone.map((r) => [r.id, r]));
+  return deps.db.$transaction(async (tx) => {
+    const recorded = await tx.$queryRawUnsafe<RecordedRow[]>(RECORD_SENTS_SQL, json, false);
+    const byId = new Map(recorded.map((r) => [r.id, r]));
+    const fresh = batch.map((p) => p.item).filter((s) => byId.get(s.claim.sendId)?.inserted);
+    await emitWebhookEvents({
+      tx,
+      event: 'EMAIL_SENT',
+      items: fresh.map((s) => ({ ...s, workspaceId: s.claim.workspaceId, campaignId: s.claim.campaignId })),
+      fields: async (subscribed) => {
+        const leads = await leadsForEvents({ tx, leadIds: subscribed.map((s) => s.claim.leadId) });
+        return subscribed.map(({ claim, now }) =>
+          emailSentFields({
+            lead: leads.get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail },
+            campaign: { id: claim.campaignId, name: claim.campaignName },
+            send: sendFields(claim, now),
+          }),
+        );
+      },
+    });
+    return byId;
+  });
 }
 
 /** Records a send (accepted, bounced, or outcome unknown) and moves the lead on; true when this claim still held the lead. */
@@ -148,10 +166,26 @@ export async function recordSend(options: {
   bounce: { kind: 'hard' | 'soft'; code: number | null; message: string } | null;
   outcomeUnknown?: boolean;
 }): Promise<boolean> {
+  const { deps, claim, bounce } = options;
+  // Again after a deadlock with a delete: the e-mail has left (or bounced), whatever changed around it.
+  const result = await runRetryingConcurrentChanges({ name: 'sending.recordSend', ctx: deps, run: (attemptDeps) => writeSend({ ...options, deps: attemptDeps }) });
+  // Committed: a new send row (a send recorded twice, under the same Message-ID, is counted once).
+  if (result.inserted) {
+    const observer = observerOf(deps);
+    observer.onSent({ outcome: bounce ? 'bounced' : options.outcomeUnknown ? 'unconfirmed' : 'accepted' });
+    if (bounce) observer.onBounce({ kind: bounce.kind });
+  }
+  if (result.paused) deps.log.warn({ campaignId: claim.campaignId, reason: result.paused }, 'campaign paused by bounce protection');
+  if (result.gone) logGone(deps, [claim]);
+  return result.held;
+}
+
+/** One attempt at recordSend, in one transaction. */
+async function writeSend(options: Parameters<typeof recordSend>[0]): Promise<{ held: boolean; inserted: boolean; paused: string | null; gone: boolean }> {
   const { deps, claim, now, bounce } = options;
   const nowIso = now.toISOString();
-  const result = await deps.db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRawUnsafe<{ inserted: number; lead_status: string | null }[]>(
+  return deps.db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRawUnsafe<{ inserted: number; lead_status: string | null; gone: boolean }[]>(
       RECORD_SENT_SQL,
       claim.sendId,
       claim.organizationId,
@@ -176,6 +210,8 @@ export async function recordSend(options: {
     );
     const held = row?.lead_status !== null && row?.lead_status !== undefined;
     const inserted = Boolean(row?.inserted);
+    // The lead or its campaign deleted while the e-mail went out: nothing to record it with.
+    if (row?.gone) return { held, inserted, paused: null, gone: true };
     const payloadLead = async (): Promise<PayloadLead> =>
       (await leadsForEvents({ tx, leadIds: [claim.leadId] })).get(claim.leadId) ?? { id: claim.leadId, email: claim.leadEmail };
     const campaign = { id: claim.campaignId, name: claim.campaignName };
@@ -197,7 +233,7 @@ export async function recordSend(options: {
             }),
         });
       }
-      return { held, inserted, paused: null };
+      return { held, inserted, paused: null, gone: false };
     }
     await tx.emailEvent.create({
       data: {
@@ -251,14 +287,6 @@ export async function recordSend(options: {
     // The mailbox's automation rules see this bounce at once: one pausing it takes it out of
     // the rotation before the next claim (account-automation/, evaluateMailboxRules).
     await evaluateMailboxRules({ tx, emailAccountId: claim.mailbox.id, now, log: deps.log });
-    return { held, inserted, paused };
+    return { held, inserted, paused, gone: false };
   });
-  // Committed: a new send row (a send recorded twice, under the same Message-ID, is counted once).
-  if (result.inserted) {
-    const observer = observerOf(deps);
-    observer.onSent({ outcome: bounce ? 'bounced' : options.outcomeUnknown ? 'unconfirmed' : 'accepted' });
-    if (bounce) observer.onBounce({ kind: bounce.kind });
-  }
-  if (result.paused) deps.log.warn({ campaignId: claim.campaignId, reason: result.paused }, 'campaign paused by bounce protection');
-  return result.held;
 }

@@ -43,7 +43,7 @@ export function watchExternalPorts(ports: Ports): { ports: Ports; contacted(): b
  * `run(ctx)`, again (up to OPERATION_ATTEMPTS in all) while it fails on a concurrent change and
  * has contacted no external system; after a deadlock it waits a few milliseconds first.
  */
-export async function runRetryingConcurrentChanges<T>(options: { name: string; ctx: Ctx; run: (ctx: Ctx) => Promise<T> }): Promise<T> {
+export async function runRetryingConcurrentChanges<T, C extends Pick<Ctx, 'ports' | 'log'> = Ctx>(options: { name: string; ctx: C; run: (ctx: C) => Promise<T> }): Promise<T> {
   const { name, ctx, run } = options;
   for (let attempt = 1; ; attempt++) {
     const watch = watchExternalPorts(ctx.ports);
