@@ -51,6 +51,16 @@ export const CLAIM_SQL = `
   RETURNING d.id, d.webhook_id, d.workspace_id, d.event, d.payload, d.attempts, d.created_at,
             d.next_attempt_at, d.lease_until, h.url, h.secret_enc, h.status::text AS webhook_status`;
 
+/** A webhook's status now (no row: deleted, its deliveries with it). $1 webhook. */
+export const WEBHOOK_STATUS_SQL = `SELECT status::text AS status FROM webhooks WHERE id = $1`;
+
+/**
+ * The webhook held for the transaction recording an attempt's outcome, before its delivery:
+ * a delete of the webhook takes the webhook, then (its cascade) the deliveries, and taking them
+ * the other way round deadlocked with it. No row: deleted meanwhile. $1 webhook.
+ */
+export const LOCK_WEBHOOK_SQL = `SELECT id FROM webhooks WHERE id = $1 FOR NO KEY UPDATE`;
+
 /** A delivered attempt: the webhook's failures start again from 0. $1 webhook, $2 now, $3 last_resp. */
 export const WEBHOOK_SUCCEEDED_SQL = `UPDATE webhooks SET consecutive_failures = 0, last_run = $2::timestamptz, last_resp = $3 WHERE id = $1`;
 
@@ -95,6 +105,18 @@ export function claimDueDeliveries(options: {
     options.runners,
     options.claimMarginMs,
   );
+}
+
+/** The webhook's status as it is now, right before a POST; null when it was deleted. */
+export async function currentWebhookStatus(options: { db: Tx; webhookId: string }): Promise<string | null> {
+  const [row] = await options.db.$queryRawUnsafe<{ status: string }[]>(WEBHOOK_STATUS_SQL, options.webhookId);
+  return row?.status ?? null;
+}
+
+/** Holds the webhook for the caller's transaction (LOCK_WEBHOOK_SQL); false when it was deleted. */
+export async function lockWebhook(options: { tx: Tx; webhookId: string }): Promise<boolean> {
+  const rows = await options.tx.$queryRawUnsafe<{ id: string }[]>(LOCK_WEBHOOK_SQL, options.webhookId);
+  return rows.length > 0;
 }
 
 /** Gives claimed deliveries back unattempted (due as they were); answers how many were still ours. */

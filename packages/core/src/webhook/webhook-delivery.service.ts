@@ -46,9 +46,11 @@ import {
 } from './webhook-delivery.rules';
 import {
   claimDueDeliveries,
+  currentWebhookStatus,
   disableWebhookAndFailPending,
   failDeliveryOfInactiveWebhook,
   holdWebhookDeliveries,
+  lockWebhook,
   markAttemptFailed,
   markDelivered,
   recordWebhookFailure,
@@ -121,6 +123,8 @@ export async function deliverDueWebhooks(options: {
           return;
         }
         const outcome = await attempt({ deps, delivery, timeoutMs });
+        // The webhook was deleted since the claim, its deliveries with it: its turn ends.
+        if (outcome === 'deleted') return;
         const recorded = await record({ deps, delivery, lease, outcome, rest });
         if (recorded.status !== 'lost') result[recorded.status] += 1;
         if (recorded.disabled) result.disabled += 1;
@@ -149,10 +153,18 @@ export async function deliverDueWebhooks(options: {
   return result;
 }
 
-/** POSTs one delivery; `null` when its webhook is no longer active. */
-async function attempt(options: { deps: ServiceDeps; delivery: ClaimedDelivery; timeoutMs: number }): Promise<WebhookOutcome | null> {
+/**
+ * POSTs one delivery; `null` when its webhook is no longer active, `deleted` when it is gone.
+ * Its status is read again right before the POST, not taken from the claim: a webhook deleted
+ * or disabled (its workspace deleted) while its turn went on got the rest of its turn's events,
+ * up to a turn of POSTs after the request that removed it had answered.
+ */
+async function attempt(options: { deps: ServiceDeps; delivery: ClaimedDelivery; timeoutMs: number }): Promise<WebhookOutcome | null | 'deleted'> {
   const { deps, delivery } = options;
   if (delivery.webhook_status !== 'ACTIVE') return null;
+  const status = await currentWebhookStatus({ db: deps.db, webhookId: delivery.webhook_id });
+  if (status === null) return 'deleted';
+  if (status !== 'ACTIVE') return null;
   let secret: string | null = null;
   if (delivery.secret_enc) {
     try {
@@ -188,6 +200,8 @@ async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; l
 
   if (outcome.ok) {
     return deps.db.$transaction(async (tx) => {
+      // The webhook first, as a delete takes it (LOCK_WEBHOOK_SQL); gone, its delivery went with it.
+      if (!(await lockWebhook({ tx, webhookId: delivery.webhook_id }))) return { status: 'lost' as const, disabled: false, ...untouched };
       const count = await markDelivered({ tx, id: delivery.id, lease, now, attempts: delivery.attempts + 1, statusCode: outcome.status });
       if (!count) return { status: 'lost' as const, disabled: false, ...untouched };
       await recordWebhookSuccess({ tx, webhookId: delivery.webhook_id, now, lastResp: responseText(outcome) });
@@ -199,6 +213,7 @@ async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; l
   const { nextAttemptAt, giveUp } = retryAfterFailure({ deliveryId: delivery.id, attempts, now, createdAt: new Date(delivery.created_at) });
   const error = recordedError(outcome.error);
   const recorded = await deps.db.$transaction(async (tx): Promise<RecordResult> => {
+    if (!(await lockWebhook({ tx, webhookId: delivery.webhook_id }))) return { status: 'lost', disabled: false, ...untouched };
     const count = await markAttemptFailed({ tx, id: delivery.id, lease, attempts, statusCode: outcome.status, error, giveUp, nextAttemptAt });
     if (!count) return { status: 'lost', disabled: false, ...untouched };
     const hook = await recordWebhookFailure({ tx, webhookId: delivery.webhook_id, now, lastResp: error });

@@ -80,6 +80,9 @@ export async function emitWebhookEvents<T extends { workspaceId: string; campaig
   // A failing webhook's pending deliveries wait for the retry time of its last failure (the
   // worker's circuit breaker), which its newest pending one carries: a new event waits for it
   // too, or it would be POSTed at once and count another failure before the backoff has passed.
+  // The subscribers are held until the caller commits (FOR KEY SHARE, as their deliveries'
+  // foreign key would): a webhook being deleted is waited for and left out, where its deliveries'
+  // insert failed on the foreign key and took the caller's whole transaction with it.
   const hooks = await tx.$queryRawUnsafe<{ n: number; id: string; name: string; workspace_name: string; held_until: Date | null }[]>(
     prepared(`SELECT i.n::int AS n, h.id, h.name, w.name AS workspace_name,
             CASE WHEN h.consecutive_failures > 0 THEN (
@@ -92,7 +95,8 @@ export async function emitWebhookEvents<T extends { workspaceId: string; campaig
       WHERE ${subscribesSql({ hook: 'h', event: '$3', campaignId: 'i.campaign_id' })}
         AND NOT ($4::text IS NOT DISTINCT FROM 'out_of_office' AND h.ignore_ooo)
         AND NOT ($4::text IS NOT DISTINCT FROM 'automatic_reply' AND h.ignore_automatic)
-      ORDER BY i.n`),
+      ORDER BY i.n, h.id
+        FOR KEY SHARE OF h`),
     items.map((i) => i.workspaceId),
     items.map((i) => i.campaignId),
     event,
