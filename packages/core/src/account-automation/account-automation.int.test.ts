@@ -1,12 +1,14 @@
 // Email-account automation rules against the test database: the operations and their
 // validation, each action, the metrics, the cooldown, two evaluators at once, tenancy, and the
-// worker's real loop on a moving clock.
+// worker's real loop on a moving clock; a rule, mailbox or tag changed while it is evaluated.
 import { describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestMailbox, createTestTenant, expectDomainError, TestClock, useTestDatabase, type TestTenant } from '../testing/index';
+import { createTestCampaign, createTestLead, createTestMailbox, createTestTenant, expectDomainError, TestClock, usingPostgres, useTestDatabase, type TestTenant } from '../testing/index';
 import { executeOperation, type Operation } from '../shared/operation';
 import { operations } from '../operations';
 import { evaluateMailboxRules, evaluateRule, loadActiveRule, runAutomationRound, startAccountAutomationWorker } from './index';
+import { fireRule } from './evaluate.service';
+import { ADD_TAG_SQL, RECORD_EVALUATION_SQL } from './account-automation.queries';
 
 const db = useTestDatabase();
 const ops = operations.accountAutomation;
@@ -395,3 +397,124 @@ describe('the automation worker', () => {
     }
   });
 });
+
+describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
+  /** `db` whose `$queryRawUnsafe` runs `before` (once) ahead of the first run of `sql`, as another request would in between. */
+  const before = (sql: string, run: () => Promise<unknown>) => {
+    let done = false;
+    return new Proxy(db.prisma, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== '$queryRawUnsafe') return value;
+        return async (text: string, ...args: unknown[]) => {
+          if (text === sql && !done) {
+            done = true;
+            await run();
+          }
+          return target.$queryRawUnsafe(text, ...args);
+        };
+      },
+    });
+  };
+
+  it('fires nothing for a rule set INACTIVE or edited after its round claimed it (was firing on the claimed definition)', async () => {
+    const t = await setup();
+    const box = await t.mailbox('stale@sender.test');
+    await t.sends(box, { count: 4, bounced: 2 });
+    const rule = await t.create({});
+    const claimed = (await loadActiveRule(db.prisma, rule.rule._id))!;
+    await t.run(ops.status, { rule_id: rule.rule._id, status: 'INACTIVE' });
+    expect((await evaluateRule({ db: db.prisma, rule: claimed, now: t.clock.now() })).fired).toEqual([]);
+    await t.run(ops.status, { rule_id: rule.rule._id, status: 'ACTIVE' });
+    await t.run(ops.update, { rule_id: rule.rule._id, threshold: 80 });
+    expect((await evaluateRule({ db: db.prisma, rule: claimed, now: t.clock.now() })).fired).toEqual([]);
+    expect((await t.account(box)).status).toBe('ACTIVE');
+    // As it is now (80%), evaluated afresh: not met.
+    expect((await t.evaluate(rule.rule._id)).fired).toEqual([]);
+  });
+
+  it('records the mailboxes left when one is deleted before its evaluation is recorded, and nothing for a rule deleted (was the evaluation failing)', async () => {
+    const t = await setup();
+    const kept = await t.mailbox('kept@sender.test');
+    const gone = await t.mailbox('gone@sender.test');
+    for (const box of [kept, gone]) await t.sends(box, { count: 4, bounced: 2 });
+    const rule = await t.create({});
+    const loaded = (await loadActiveRule(db.prisma, rule.rule._id))!;
+    const mailboxDeleted = before(RECORD_EVALUATION_SQL, () => db.prisma.emailAccount.delete({ where: { id: gone } }));
+    const evaluated = await evaluateRule({ db: mailboxDeleted, rule: loaded, now: t.clock.now() });
+    expect(evaluated.fired.map((f) => f.emailAccountId)).toEqual([kept]);
+    expect((await t.get(rule.rule._id)).last_evaluation.map((e) => e.email_account_id)).toEqual([kept]);
+
+    t.clock.advance(DAY);
+    const ruleDeleted = before(RECORD_EVALUATION_SQL, () => t.run(ops.delete, { ids: [rule.rule._id] }));
+    expect((await evaluateRule({ db: ruleDeleted, rule: loaded, now: t.clock.now() })).fired).toEqual([]);
+    expect(await db.prisma.accountAutomationState.count({ where: { ruleId: rule.rule._id } })).toBe(0);
+  });
+
+  // PostgreSQL only: PGlite runs one transaction at a time.
+  it.runIf(usingPostgres())('adds a tag that is being deleted before the delete goes on (was a foreign-key failure, or `the mailbox had the tag already`)', async () => {
+    const t = await setup();
+    const box = await t.mailbox('tagged@sender.test');
+    await t.sends(box, { count: 4, bounced: 2 });
+    const tag = await executeOperation({ op: operations.tag.create, ctx: t.ctx, input: { workspace_id: t.ws, name: 'Bouncy', color: '#654321' } });
+    const rule = await t.create({ actions: [{ type: 'ADD_TAG', tag_id: tag.tag_id }] });
+    const loaded = (await loadActiveRule(db.prisma, rule.rule._id))!;
+    // Its state row, which the firing's latch takes: evaluated once as not met.
+    await evaluateRule({ db: db.prisma, rule: { ...loaded, threshold: 100 }, now: t.clock.now() });
+    let deleting: Promise<unknown> | undefined;
+    const firing = await db.prisma.$transaction(async (tx) => {
+      const racing = new Proxy(tx, {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver) as unknown;
+          if (key !== '$executeRawUnsafe') return value;
+          return async (text: string, ...args: unknown[]) => {
+            if (text === ADD_TAG_SQL && !deleting) {
+              deleting = db.prisma.tag.delete({ where: { id: tag.tag_id } });
+              deleting.catch(() => {});
+              // Until the delete waits for this firing (fixed) or has gone through (the race).
+              for (let i = 0; i < 200 && !(await waitingOnLock()) && (await db.prisma.tag.count({ where: { id: tag.tag_id } })); i++) await new Promise((r) => setTimeout(r, 25));
+            }
+            return target.$executeRawUnsafe(text, ...args);
+          };
+        },
+      });
+      return fireRule({ tx: racing, rule: loaded, emailAccountId: box, value: 50, now: t.clock.now() });
+    });
+    expect(firing?.actions.map((a) => a.result)).toEqual(['APPLIED']);
+    await deleting;
+    expect(await db.prisma.emailAccountTag.count({ where: { emailAccountId: box } })).toBe(0);
+  }, 60_000);
+
+  it.runIf(usingPostgres())('waits for a delete of the rule under way and fires nothing, where the two deadlocked', async () => {
+    const t = await setup();
+    const box = await t.mailbox('deleted-rule@sender.test');
+    await t.sends(box, { count: 4, bounced: 2 });
+    const rule = await t.create({});
+    const loaded = (await loadActiveRule(db.prisma, rule.rule._id))!;
+    // Its state row, which the firing's latch takes: evaluated once as not met.
+    await evaluateRule({ db: db.prisma, rule: { ...loaded, threshold: 100 }, now: t.clock.now() });
+    let fired: Promise<unknown> | undefined;
+    // As deleting the rule does: the rule's row, then (its cascade) its states'.
+    await db.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe('SELECT id FROM account_automation_rules WHERE id = $1 FOR UPDATE', rule.rule._id);
+        fired = db.prisma.$transaction((other) => fireRule({ tx: other, rule: loaded, emailAccountId: box, value: 50, now: t.clock.now() }));
+        fired.catch(() => {});
+        for (let i = 0; i < 200 && !(await waitingOnLock()); i++) await new Promise((r) => setTimeout(r, 25));
+        await tx.$queryRawUnsafe('SELECT 1 FROM account_automation_states WHERE rule_id = $1 FOR UPDATE', rule.rule._id);
+        await tx.accountAutomationRule.delete({ where: { id: rule.rule._id } });
+      },
+      { timeout: 30_000 },
+    );
+    await expect(fired).resolves.toBeNull();
+    expect((await t.account(box)).status).toBe('ACTIVE');
+  }, 60_000);
+});
+
+/** Whether another backend of this database waits for a lock. */
+async function waitingOnLock(): Promise<boolean> {
+  const rows = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+  );
+  return rows[0]!.n > 0;
+}

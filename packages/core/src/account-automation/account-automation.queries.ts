@@ -104,11 +104,20 @@ export interface EvaluatedRuleRow {
  * Records an evaluation of rule $1 (workspace $2, at $3, cooldown $4 minutes) for mailboxes
  * $5 (json: id, value, outcome NO_DATA | NOT_MET | MET). A MET mailbox whose last firing is
  * within the cooldown is recorded as COOLDOWN. Answers each mailbox's recorded outcome.
+ *
+ * The mailboxes and the rule are held until it commits (FOR KEY SHARE, as the states' foreign
+ * keys would, in a delete's order: the mailboxes, then the rule, before their states): a mailbox
+ * or the rule deleted since the metric was read is left out (nothing when the rule is gone),
+ * where its foreign key failed the whole evaluation, and a delete under way is waited for.
  */
 export const RECORD_EVALUATION_SQL = `
+  WITH x AS (SELECT * FROM json_to_recordset($5::json) AS x(id text, value double precision, outcome text)),
+  boxes AS MATERIALIZED (SELECT e.id FROM email_accounts e WHERE e.id IN (SELECT id FROM x) ORDER BY e.id FOR KEY SHARE),
+  rule AS MATERIALIZED (SELECT r.id FROM account_automation_rules r, (SELECT count(*) FROM boxes) b WHERE r.id = $1 FOR KEY SHARE OF r)
   INSERT INTO account_automation_states AS s (rule_id, email_account_id, workspace_id, last_value, last_outcome, last_evaluated_at)
   SELECT $1, x.id, $2, x.value, x.outcome, $3::timestamptz
-    FROM json_to_recordset($5::json) AS x(id text, value double precision, outcome text)
+    FROM x
+   WHERE x.id IN (SELECT id FROM boxes) AND EXISTS (SELECT 1 FROM rule)
    ORDER BY x.id
   ON CONFLICT (rule_id, email_account_id) DO UPDATE
      SET last_value = EXCLUDED.last_value, last_evaluated_at = EXCLUDED.last_evaluated_at,
@@ -136,6 +145,18 @@ export const MARK_COOLDOWN_SQL = `
 /** The mailbox a firing acts on, locked first (the sending engine's order: the mailbox, then the rule's state). */
 export const LOCK_MAILBOX_SQL = `SELECT id, workspace_id, email, status::text AS status FROM email_accounts WHERE id = $1 FOR UPDATE`;
 
+/**
+ * The rule a firing acts for as it is now, while it is ACTIVE, held until the firing commits
+ * (FOR KEY SHARE: a delete of the rule waits), after its mailbox and before its state, the order
+ * in which a delete of the rule takes the rule and then (its cascade) the states. $1 rule.
+ */
+export const LOCK_ACTIVE_RULE_SQL = `
+  SELECT r.id, r.workspace_id, r.name, r.scope_type, r.metric, r.operator, r.threshold, r.window_days, r.actions,
+         r.cooldown_minutes, w.timezone
+    FROM account_automation_rules r JOIN workspaces w ON w.id = r.workspace_id
+   WHERE r.id = $1 AND r.status = 'ACTIVE'
+     FOR KEY SHARE OF r`;
+
 // ─── actions ─────────────────────────────────────────────────────────────────────────────
 
 /** PAUSE_SENDING: an ACTIVE mailbox becomes PAUSED (the scheduler claims ACTIVE mailboxes only). */
@@ -156,8 +177,8 @@ export const ADD_TAG_SQL = `
 /** REMOVE_TAG (as PUT /account/bulk-assign-tags UNASSIGN). */
 export const REMOVE_TAG_SQL = `DELETE FROM email_account_tags WHERE email_account_id = $1 AND tag_id = $2`;
 
-/** Whether tag $2 is a tag of workspace $1. */
-export const TAG_OF_WORKSPACE_SQL = `SELECT 1 FROM tags WHERE workspace_id = $1 AND id = $2`;
+/** Whether tag $2 is a tag of workspace $1, held until the firing commits (a delete of the tag waits for it). */
+export const TAG_OF_WORKSPACE_SQL = `SELECT 1 FROM tags WHERE workspace_id = $1 AND id = $2 FOR KEY SHARE`;
 
 // ─── reads of a rule ─────────────────────────────────────────────────────────────────────
 

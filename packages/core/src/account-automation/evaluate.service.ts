@@ -30,6 +30,7 @@ import {
   CLAIM_DUE_RULES_SQL,
   CLAIM_FIRING_SQL,
   type EvaluatedRuleRow,
+  LOCK_ACTIVE_RULE_SQL,
   LOCK_MAILBOX_SQL,
   MARK_COOLDOWN_SQL,
   PAUSE_SENDING_SQL,
@@ -174,13 +175,17 @@ async function runAction(options: { tx: Tx; rule: EvaluatedRule; action: RuleAct
 /**
  * Fires `rule` for one mailbox in `tx` when the latch lets this evaluator (see CLAIM_FIRING_SQL):
  * the actions in order, the firing in the rule's history. Null when another evaluator fired it
- * within the cooldown, or the mailbox is gone.
+ * within the cooldown, the mailbox is gone, or the rule is no longer as it was evaluated
+ * (deleted, set INACTIVE or edited since: a worker evaluates a whole round of rules from one
+ * claim, and a rule switched off must not go on pausing mailboxes).
  */
 export async function fireRule(options: { tx: Tx; rule: EvaluatedRule; emailAccountId: string; value: number; now: Date }): Promise<Firing | null> {
   const { tx, rule, emailAccountId, value, now } = options;
   const [mailbox] = await tx.$queryRawUnsafe<{ id: string; workspace_id: string; email: string; status: string }[]>(LOCK_MAILBOX_SQL, emailAccountId);
   // A mailbox moved to another workspace meanwhile is not this rule's any more.
   if (!mailbox || mailbox.workspace_id !== rule.workspaceId) return null;
+  const [current] = await tx.$queryRawUnsafe<EvaluatedRuleRow[]>(LOCK_ACTIVE_RULE_SQL, rule.id);
+  if (!current || JSON.stringify(ruleOf(current)) !== JSON.stringify(rule)) return null;
   const claimed = await tx.$queryRawUnsafe<unknown[]>(CLAIM_FIRING_SQL, rule.id, emailAccountId, now.toISOString(), rule.cooldownMinutes);
   if (!claimed.length) {
     await tx.$executeRawUnsafe(MARK_COOLDOWN_SQL, rule.id, emailAccountId);
