@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImapFlow } from 'imapflow';
 import { newId, type Database } from '@outreach/db';
-import { createSendingFixture, startSmtpServer, testDatabase, testCtx, type SmtpTestServer } from '../testing/index';
+import { createSendingFixture, rawMail as raw, startSmtpServer, testDatabase, testCtx, type SmtpTestServer } from '../testing/index';
 import { imapServerUnavailable, startImapServer, type ImapTestServer } from '../testing/imap-server';
 import { executeOperation } from '../shared/operation';
 import { leadOperations } from '../lead/index';
@@ -30,25 +30,6 @@ afterAll(async () => {
   await smtp?.close();
   await imap?.close();
 });
-
-function raw(options: { from: string; to: string; subject: string; messageId: string; inReplyTo?: string; references?: string; headers?: Record<string, string>; text: string }): Buffer {
-  const lines = [
-    `From: ${options.from}`,
-    `To: ${options.to}`,
-    `Subject: ${options.subject}`,
-    `Message-ID: <${options.messageId}>`,
-    'Date: Mon, 23 Nov 2026 10:00:00 +0000',
-    'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    ...(options.inReplyTo ? [`In-Reply-To: <${options.inReplyTo}>`] : []),
-    ...(options.references ? [`References: ${options.references}`] : []),
-    ...Object.entries(options.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
-    '',
-    options.text,
-    '',
-  ];
-  return Buffer.from(lines.join('\r\n'));
-}
 
 function dsn(options: { from: string; to: string; originalMessageId: string; recipient: string }): Buffer {
   const b = 'dsn-boundary-1';

@@ -181,6 +181,11 @@ export async function ingestMessage(options: { deps: ServiceDeps; mailbox: Inges
     if (await isWarmupMail({ db: tx, text: `${message.text}\n${message.html}` })) return { status: 'warmup', messageId };
 
     const match = await matchMessage({ tx, mailbox, message, classification });
+    // The lead's campaign first, then the lead: the order in which deleting the campaign takes
+    // them (the campaign, then its leads), or the two deadlock (the campaign is updated below).
+    if (match.leadId) {
+      await tx.$queryRawUnsafe('SELECT c.id FROM campaigns c JOIN leads l ON l.campaign_id = c.id WHERE l.id = $1 FOR NO KEY UPDATE OF c', match.leadId);
+    }
     const [lead] = match.leadId
       ? await tx.$queryRawUnsafe<LeadRow[]>(
           `SELECT l.id, l.campaign_id, l.status::text AS status, l.label, l.is_completed, l.source_lead_id, c.stop_on_lead_replied

@@ -8,6 +8,7 @@
  * revoked grant disconnects the mailbox (`oauth_revoked`) and it is not read again until a
  * new authorization sets it ACTIVE.
  */
+import type { Prisma } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import { MailLoginError } from '../shared/mail-verifier';
 import type { FetchBatch } from '../shared/mailbox-reader';
@@ -57,7 +58,8 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
        FROM email_accounts WHERE id = $1`,
     options.mailboxId,
   );
-  if (!mailbox) return { status: 'skipped', read: 0, stored: 0, more: false };
+  // Deleted, paused, or disconnected otherwise than by its IMAP login (its workspace deleted): not read.
+  if (!mailbox || !isReadable(mailbox)) return SKIPPED;
   const log = deps.log.child({ mailbox: mailbox.email, mailboxId: mailbox.id });
   let read: { batch: FetchBatch } | { error: unknown };
   try {
@@ -89,18 +91,15 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
   const { batch } = read;
   const now = deps.ports.clock.now();
   if (batch.reset) log.warn({ was: String(mailbox.imap_uidvalidity), now: String(batch.uidValidity) }, 'UIDVALIDITY changed: reading INBOX again from the start');
-  // A successful login: reconnect a mailbox that reading had disconnected, clear the backoff.
-  await deps.db.emailAccount.update({
-    where: { id: mailbox.id },
-    data: {
-      imapUidValidity: batch.uidValidity,
-      ...(batch.reset ? { imapLastUid: 0n } : {}),
-      imapFailures: 0,
-      imapRetryAt: null,
-      imapSyncedAt: now,
-      ...(mailbox.status === 'DISCONNECTED' && mailbox.disconnect_reason === 'imap_auth' ? { status: 'ACTIVE', disconnectReason: null, lastError: null } : {}),
-    },
+  // A successful login: clear the backoff, and reconnect a mailbox that reading had disconnected
+  // (only if that is still why it is: not one disconnected since for another reason, its workspace
+  // deleted). Nothing when it is no longer to be read (deleted, paused, disconnected meanwhile).
+  const progressed = await deps.db.emailAccount.updateMany({
+    where: { id: mailbox.id, ...READABLE },
+    data: { imapUidValidity: batch.uidValidity, ...(batch.reset ? { imapLastUid: 0n } : {}), imapFailures: 0, imapRetryAt: null, imapSyncedAt: now },
   });
+  if (!progressed.count) return stopped(log);
+  await deps.db.emailAccount.updateMany({ where: { id: mailbox.id, ...IMAP_DISCONNECTED }, data: { status: 'ACTIVE', disconnectReason: null, lastError: null } });
   let stored = 0;
   const target = { id: mailbox.id, workspaceId: mailbox.workspace_id, organizationId: mailbox.organization_id, email: mailbox.email };
   for (const m of batch.messages) {
@@ -109,24 +108,52 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
     try {
       // Once more on failure (a deadlock, a dropped connection); a message that fails twice
       // while the database works is kept aside raw, or it would hold up every message after it.
-      result = await ingestMessage(message).catch((error: unknown) => {
+      // A mailbox deleted meanwhile (its rows' foreign keys failed the message) stops the reading, quietly.
+      result = await ingestMessage(message).catch(async (error: unknown) => {
+        if (!(await stillReadable(deps, mailbox.id))) throw error;
         log.warn({ err: error, uid: String(m.uid) }, 'ingesting a message failed; trying once more');
-        return ingestMessage(message).catch((again: unknown) => {
+        return ingestMessage(message).catch(async (again: unknown) => {
+          if (!(await stillReadable(deps, mailbox.id))) throw again;
           log.error({ err: again, uid: String(m.uid) }, 'ingesting a message failed twice; keeping it raw in "others"');
           return keepUnreadable({ ...message, error: `ingestion failed: ${(again as Error).message}` });
         });
       });
     } catch (error) {
+      if (!(await stillReadable(deps, mailbox.id))) return stopped(log, stored);
       // Not even that could be stored: the database is failing. The UID is not recorded, so
       // the message is read again at the next round (not at once: nothing spins).
       log.error({ err: error, uid: String(m.uid) }, 'storing a message failed; it will be read again');
       return { status: 'ok', read: stored, stored, more: false, error: (error as Error).message };
     }
     if (result.status === 'stored') stored += 1;
-    await deps.db.emailAccount.update({ where: { id: mailbox.id }, data: { imapLastUid: m.uid } });
+    // Read up to here; the next message only while the mailbox is still to be read.
+    const { count } = await deps.db.emailAccount.updateMany({ where: { id: mailbox.id, ...READABLE }, data: { imapLastUid: m.uid } });
+    if (!count) return stopped(log, stored);
   }
   if (batch.messages.length) log.info({ read: batch.messages.length, stored }, 'mailbox read');
   return { status: 'ok', read: batch.messages.length, stored, more: batch.messages.length >= BATCH };
+}
+
+const SKIPPED: SyncResult = { status: 'skipped', read: 0, stored: 0, more: false };
+
+/** Disconnected by reading it (its IMAP login refused): read on, to reconnect it. */
+const IMAP_DISCONNECTED = { status: 'DISCONNECTED', disconnectReason: 'imap_auth' } as const;
+/** The mailboxes the reader reads (mailboxesToRead): connected, or disconnected by their IMAP login. */
+const READABLE: Prisma.EmailAccountWhereInput = { OR: [{ status: 'ACTIVE' }, IMAP_DISCONNECTED] };
+
+function isReadable(row: Pick<MailboxRow, 'status' | 'disconnect_reason'>): boolean {
+  return row.status === 'ACTIVE' || (row.status === IMAP_DISCONNECTED.status && row.disconnect_reason === IMAP_DISCONNECTED.disconnectReason);
+}
+
+/** Whether the mailbox is still there and to be read (after a failure: was it deleted, paused or disconnected meanwhile?). */
+async function stillReadable(deps: ServiceDeps, mailboxId: string): Promise<boolean> {
+  return (await deps.db.emailAccount.count({ where: { id: mailboxId, ...READABLE } })) > 0;
+}
+
+/** Reading stops: the mailbox was deleted, paused or disconnected (its workspace deleted) while it was read. */
+function stopped(log: ServiceDeps['log'], stored = 0): SyncResult {
+  log.info({ stored }, 'mailbox deleted, paused or disconnected while it was read: reading it stops');
+  return { ...SKIPPED, read: stored, stored };
 }
 
 type ImapLoginRow = Pick<MailboxRow, 'id' | 'imap_host' | 'imap_port' | 'imap_username' | 'imap_password_enc' | 'auth_type'>;
@@ -141,17 +168,11 @@ async function failed(options: { deps: ServiceDeps; mailbox: MailboxRow; reason:
   const now = deps.ports.clock.now();
   const failures = mailbox.imap_failures + 1;
   const retryAt = new Date(now.getTime() + imapRetryDelayMs(failures));
-  const disconnect = reason === 'auth' && mailbox.status === 'ACTIVE';
-  await deps.db.$transaction(async (tx) => {
-    await tx.emailAccount.update({
-      where: { id: mailbox.id },
-      data: {
-        imapFailures: failures,
-        imapRetryAt: retryAt,
-        lastError: `IMAP: ${message}`.slice(0, 500),
-        ...(disconnect ? { status: 'DISCONNECTED', disconnectReason: 'imap_auth' } : {}),
-      },
-    });
+  const disconnected = await deps.db.$transaction(async (tx) => {
+    // Nothing for a mailbox deleted meanwhile; disconnected only if still ACTIVE (not one paused,
+    // or disconnected with its workspace, since the sync read it).
+    await tx.emailAccount.updateMany({ where: { id: mailbox.id }, data: { imapFailures: failures, imapRetryAt: retryAt, lastError: `IMAP: ${message}`.slice(0, 500) } });
+    const disconnect = reason === 'auth' && (await tx.emailAccount.updateMany({ where: { id: mailbox.id, status: 'ACTIVE' }, data: IMAP_DISCONNECTED })).count > 0;
     if (disconnect) {
       await emitWebhookEvent({
         tx,
@@ -162,8 +183,9 @@ async function failed(options: { deps: ServiceDeps; mailbox: MailboxRow; reason:
         fields: systemAlertFields({ alert_type: 'MAILBOX_DISCONNECTED', message: `mailbox ${mailbox.email} was disconnected: its IMAP login was refused (${message})`, at: now, email_account_id: mailbox.id, email: mailbox.email }),
       });
     }
+    return disconnect;
   });
-  deps.log.warn({ mailbox: mailbox.email, reason, failures, retryAt, err: message }, disconnect ? 'IMAP login refused: mailbox marked DISCONNECTED' : 'reading the mailbox failed; will retry');
+  deps.log.warn({ mailbox: mailbox.email, reason, failures, retryAt, err: message }, disconnected ? 'IMAP login refused: mailbox marked DISCONNECTED' : 'reading the mailbox failed; will retry');
   return { status: reason === 'auth' ? 'auth_failed' : 'unreachable', read: 0, stored: 0, more: false, error: message };
 }
 
@@ -222,11 +244,11 @@ export function startReplyWorker(options: { deps: ServiceDeps; pollMs?: number; 
       if (stopper.signal.aborted) break;
       if (result.status === 'skipped' || result.status === 'auth_failed' || result.status === 'unreachable') break; // retried by the refresh once due
       if (result.more) continue;
-      const [row] = await deps.db.$queryRawUnsafe<(ImapLoginRow & { status: string })[]>(
-        'SELECT id, imap_host, imap_port, imap_username, imap_password_enc, auth_type, status::text AS status FROM email_accounts WHERE id = $1',
+      const [row] = await deps.db.$queryRawUnsafe<(ImapLoginRow & Pick<MailboxRow, 'status' | 'disconnect_reason'>)[]>(
+        'SELECT id, imap_host, imap_port, imap_username, imap_password_enc, auth_type, status::text AS status, disconnect_reason FROM email_accounts WHERE id = $1',
         mailboxId,
       );
-      if (!row || row.status === 'PAUSED') break;
+      if (!row || !isReadable(row)) break;
       try {
         // A refused IDLE login needs no refresh here: the next sync logs in again and refreshes.
         await withMailboxLogin({

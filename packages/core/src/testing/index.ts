@@ -10,3 +10,4 @@ export { createSendingFixture, TestClock } from './sending-fixture';
 export { createTestTenant, lateValue, useSmtpServer, useTestDatabase, type TestOrganization, type TestTenant } from './suite';
 export { startOAuthProvider, type OAuthTestProvider, type OAuthTestUser } from './oauth-provider';
 export { countEventLoopTurns } from './event-loop-turns';
+export { rawMail } from './raw-mail';
