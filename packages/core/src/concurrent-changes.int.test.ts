@@ -100,6 +100,32 @@ describe('an operation meeting a concurrent change', () => {
   }, 60_000);
 });
 
+// PostgreSQL only: PGlite runs one transaction at a time.
+it.runIf(usingPostgres())('deletes mailboxes that warmed each other up, all at once (was a deadlock, and a 500 once retries ran out)', async () => {
+  const { ctx, ws, base, org } = await createTestTenant({ db });
+  const at = new Date('2026-11-23T09:00:00Z');
+  for (let round = 0; round < 3; round++) {
+    const emails = [1, 2, 3, 4].map((n) => `warm${n}-${round}@out.test`);
+    const boxes = await Promise.all(emails.map(async (email) => (await createTestMailbox({ ...base, email })).id));
+    // Warmup conversations between every two of them: each deletion's cascade reaches rows the others' reach too.
+    await db.prisma.warmupMessage.createMany({
+      data: boxes.flatMap((from) =>
+        boxes
+          .filter((to) => to !== from)
+          .flatMap((to) =>
+            Array.from({ length: 25 }, () => {
+              const id = newId();
+              return { id, organizationId: org.organizationId, workspaceId: ws, senderAccountId: from, recipientAccountId: to, code: `W-${id}`, messageId: `${id}@out.test`, threadId: id, subject: 'Hello', sentAt: at };
+            }),
+          ),
+      ),
+    });
+    const results = await Promise.allSettled(emails.map((email) => executeOperation({ op: operations.emailAccount.delete, ctx, input: { workspace_id: ws, email } })));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : String(r.reason)))).toEqual(emails.map(() => ({ status: 'success' })));
+    expect(await db.prisma.warmupMessage.count({ where: { workspaceId: ws } })).toBe(0);
+  }
+}, 60_000);
+
 /** Whether a backend of this database waits for a row lock in a statement containing `sql`. */
 async function waitingOnLock(prisma: PrismaClient, sql: string): Promise<boolean> {
   const rows = await prisma.$queryRawUnsafe<{ n: number }[]>(

@@ -193,6 +193,11 @@ export const bulkReconnect = defineOperation({
   },
 });
 
+/** A mailbox's warmup messages, sent or received, locked in key order, then deleted. $1 the mailbox. */
+const DELETE_WARMUP_MESSAGES_SQL = `
+  DELETE FROM warmup_messages WHERE id IN (
+    SELECT id FROM warmup_messages WHERE sender_account_id = $1 OR recipient_account_id = $1 ORDER BY id FOR UPDATE)`;
+
 export const deleteAccount = defineOperation({
   name: 'emailAccount.delete',
   kind: 'mutation',
@@ -207,7 +212,13 @@ export const deleteAccount = defineOperation({
     const row = await findAccountByEmail({ db: ctx.db, workspaceId: input.workspace_id, email: input.email });
     // campaign_email_accounts and email_account_tags go by cascade; leads.email_account_id
     // and sent_emails.email_account_id are set null by their foreign keys.
-    await ctx.db.$transaction(async (tx) => tx.emailAccount.deleteMany({ where: { id: row.id, workspaceId: input.workspace_id } }));
+    await ctx.db.$transaction(async (tx) => {
+      // Its warmup conversations first, in key order: each is another mailbox's too, and the
+      // cascades of two mailboxes deleted at once took their shared rows in opposite orders
+      // (a deadlock, again on every retry when four that warmed each other up went together).
+      await tx.$executeRawUnsafe(DELETE_WARMUP_MESSAGES_SQL, row.id);
+      await tx.emailAccount.deleteMany({ where: { id: row.id, workspaceId: input.workspace_id } });
+    });
     return { status: 'success' as const };
   },
 });
