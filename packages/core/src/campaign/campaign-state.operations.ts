@@ -5,7 +5,7 @@ import { CampaignRefInput, DeleteCampaignInput, SuccessOutput, TransitionOutput 
 import { launchBlockers, nextStatus, transitionRefusal, type CampaignAction } from './campaign.rules';
 import { lockCampaign } from './campaign-update.operations';
 import { countCampaignLeads } from './campaign-counters.queries';
-import { SYNC_DELETE_MAX_LEADS, tombstoneCampaign } from '../purge/index';
+import { detachInboxFromLeads, SYNC_DELETE_MAX_LEADS, tombstoneCampaign } from '../purge/index';
 
 const invalidTransition = (options: { from: Parameters<typeof nextStatus>[0]['from']; action: CampaignAction }) =>
   conflict('campaign.invalid_transition', transitionRefusal(options));
@@ -78,7 +78,7 @@ export const deleteCampaign = defineOperation({
   summary: 'Delete or archive a campaign',
   description: [
     '`is_archive` "yes" archives: the status becomes ARCHIVED (from any status; archiving an archived campaign succeeds) and everything is kept (sequence, leads, sends, statistics); an archived campaign cannot be launched or edited. Its subsequences keep their own status.',
-    '`is_archive` "no" deletes the campaign with its steps, variations, leads, sends and subsequences (theirs too). Lead data is kept only by archiving: `is_save_lead_data` "yes" with `is_archive` "no" archives the campaign instead of deleting it. `is_save_lead_data` defaults to "no".',
+    '`is_archive` "no" deletes the campaign with its steps, variations, leads, sends and subsequences (theirs too); its leads\' conversations stay in the unified inbox, no longer linked to them. Lead data is kept only by archiving: `is_save_lead_data` "yes" with `is_archive` "no" archives the campaign instead of deleting it. `is_save_lead_data` defaults to "no".',
     'Deleting decrements the organization\'s lead counter by the leads removed, in the same transaction, under the lock lead uploads take on the organization row. Another workspace\'s campaign answers 404 `campaign.not_found`.',
     'A campaign of more than 1,000 leads (with its subsequences\') answers at once as well: it is gone from every read from then on (404 `campaign.not_found`, absent from lists, its leads from lead searches) and nothing more is sent for it, while the worker role removes its sends and leads in the background, a few thousand rows at a time.',
   ].join('\n\n'),
@@ -106,7 +106,11 @@ export const deleteCampaign = defineOperation({
       // A large campaign is hidden now and purged in bounded batches later (purge/): deleting its
       // rows here would hold the organization's lock, and the rows' locks, for seconds or minutes.
       if (leads > SYNC_DELETE_MAX_LEADS || live.length < tree.length) await tombstoneCampaign({ tx, campaignId: campaign.id, now: ctx.ports.clock.now() });
-      else await tx.campaign.delete({ where: { id: campaign.id } });
+      else {
+        const leadIds = await tx.lead.findMany({ where: { campaignId: { in: live } }, select: { id: true } });
+        await detachInboxFromLeads({ tx, leadIds: leadIds.map((l) => l.id) });
+        await tx.campaign.delete({ where: { id: campaign.id } });
+      }
       if (leads) await tx.organization.update({ where: { id: ctx.actor.organizationId }, data: { leadCount: { decrement: leads } } });
     });
     return { status: 'success' as const };

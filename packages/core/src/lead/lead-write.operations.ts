@@ -2,6 +2,7 @@ import { newId } from '@outreach/db';
 import { defineOperation } from '../shared/operation';
 import { invalidField, notFound } from '../shared/errors';
 import { assertCampaignOfWorkspace } from '../shared/tenancy';
+import { detachInboxFromLeads } from '../purge/index';
 import { hiddenLabelsOf } from './lead.rules';
 import { afterLabelChanged } from './label-change.service';
 import { planVariables } from './lead-variables.rules';
@@ -117,7 +118,7 @@ export const deleteLeads = defineOperation({
   summary: 'Delete leads from a campaign',
   description: [
     'Deletes the leads with the listed addresses (1 to 10,000, case-insensitive) from `campaign_id`, or without it from every campaign and subsequence of the workspace. `deleted` counts the lead rows removed; an address in no campaign is not an error. A `campaign_id` that is not a campaign of the workspace is 400.',
-    "A lead's sends and events go with it (campaign statistics no longer count them). The organization's lead count drops by `deleted` in the same transaction, which frees room in the plan allowance.",
+    "A lead's sends and events go with it (campaign statistics no longer count them); its conversations stay in the unified inbox, no longer linked to the lead, its campaign or its sends. The organization's lead count drops by `deleted` in the same transaction, which frees room in the plan allowance.",
   ].join('\n\n'),
   input: DeleteLeadsInput,
   output: DeleteLeadsOutput,
@@ -131,13 +132,16 @@ export const deleteLeads = defineOperation({
       async (tx) => {
         // Same lock as uploads take, so the count and the allowance check stay in step.
         await tx.$queryRawUnsafe('SELECT lead_count FROM organizations WHERE id = $1 FOR UPDATE', ctx.actor.organizationId);
-        const deleted = await tx.$executeRawUnsafe(
+        const gone = await tx.$queryRawUnsafe<{ id: string }[]>(
           `DELETE FROM leads
-            WHERE workspace_id = $1 AND email_normalized = ANY($2::text[]) AND ($3::text IS NULL OR campaign_id = $3)`,
+            WHERE workspace_id = $1 AND email_normalized = ANY($2::text[]) AND ($3::text IS NULL OR campaign_id = $3)
+          RETURNING id`,
           workspaceId,
           addresses,
           input.campaign_id ?? null,
         );
+        const deleted = gone.length;
+        await detachInboxFromLeads({ tx, leadIds: gone.map((l) => l.id) });
         if (deleted) {
           await tx.$executeRawUnsafe('UPDATE organizations SET lead_count = GREATEST(0, lead_count - $2), updated_at = now() WHERE id = $1', ctx.actor.organizationId, deleted);
         }

@@ -141,13 +141,34 @@ describe('campaign.delete of a large campaign', () => {
     expect(await leadCount()).toBe(0);
   });
 
-  it('still deletes a small campaign in the operation, rows and all', async () => {
+  it('still deletes a small campaign in the operation, rows and all, its inbox conversations detached as a purge leaves them (was naming the deleted lead and campaign)', async () => {
     const { ctx, base, ws } = await createTestTenant({ db });
     const c = await createTestCampaign({ ...base, steps: [{ variations: [{ label: 'A' }] }] });
-    await seedLeads({ ...base, campaignId: c.id, variationId: c.variations[1]!['A']!, count: 5, sends: 1, prefix: prefixOf() });
+    const p = prefixOf();
+    await seedLeads({ ...base, campaignId: c.id, variationId: c.variations[1]!['A']!, count: 5, sends: 1, prefix: p });
+    const conversation = async (leadNumber: number) => {
+      const leadId = `${p}${leadNumber.toString(16).padStart(16, '0')}`;
+      const [send] = await db.prisma.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM sent_emails WHERE lead_id = $1', leadId);
+      const thread = await createTestThread({ db: base.db, workspaceId: ws, leadId, campaignId: c.id, messages: [{ direction: 'IN', at: T0 }] });
+      await db.prisma.$executeRawUnsafe('UPDATE unibox_messages SET lead_id = $1, campaign_id = $2, sent_email_id = $3 WHERE thread_id = $4', leadId, c.id, send!.id, thread.id);
+      return { leadId, threadId: thread.id };
+    };
+    const detached = async (threadId: string) => ({
+      thread: await db.prisma.uniboxThread.findUniqueOrThrow({ where: { id: threadId }, select: { leadId: true, campaignId: true } }),
+      messages: await db.prisma.uniboxMessage.findMany({ where: { threadId }, select: { leadId: true, campaignId: true, sentEmailId: true } }),
+    });
+    const none = { thread: { leadId: null, campaignId: null }, messages: [{ leadId: null, campaignId: null, sentEmailId: null }] };
+    // A lead deleted by address first.
+    const one = await conversation(1);
+    const byAddress = (await db.prisma.lead.findUniqueOrThrow({ where: { id: one.leadId }, select: { email: true } })).email;
+    expect(await run(ctx, operations.lead.delete, { workspace_id: ws, campaign_id: c.id, delete_list: [byAddress] })).toEqual({ status: 'success', deleted: 1 });
+    expect(await detached(one.threadId)).toEqual(none);
+    // Then the campaign.
+    const two = await conversation(2);
     await run(ctx, operations.campaign.delete, { workspace_id: ws, campaign_id: c.id, is_archive: 'no' });
     expect(await leftovers('campaign_id', [c.id])).toEqual({});
     expect(await db.prisma.campaign.count({ where: { id: c.id } })).toBe(0);
+    expect(await detached(two.threadId)).toEqual(none);
   });
 
   it('purges the oldest deletion first, and a restarted worker carries on where a crashed one stopped', async () => {

@@ -1,7 +1,7 @@
 // The purge's SQL: which deleted campaign, workspace or organization comes next, which tables
 // hold its rows (read from the catalogue, so a table added later is purged without a change
 // here), and one bounded batch of a table's rows.
-import type { PrismaClient } from '@outreach/db';
+import type { PrismaClient, Tx } from '@outreach/db';
 
 export type PurgeColumn = 'campaign_id' | 'workspace_id' | 'organization_id';
 
@@ -96,6 +96,19 @@ export async function deleteBatch(options: { db: PrismaClient; table: string; co
 }
 
 /**
+ * The unified inbox keeps deleted leads' conversations (they are their mailboxes' mail), no longer
+ * pointing at the leads, their campaigns or their sends: those columns have no foreign key, and
+ * left as they were they named rows that no longer exist. Every delete of leads calls it, in its
+ * transaction: a campaign's, at once or purged, and leads deleted by address.
+ */
+export async function detachInboxFromLeads(options: { tx: Tx; leadIds: readonly string[] }): Promise<void> {
+  if (!options.leadIds.length) return;
+  const ids = [...options.leadIds];
+  await options.tx.$executeRawUnsafe('UPDATE unibox_messages SET lead_id = NULL, campaign_id = NULL, sent_email_id = NULL WHERE lead_id = ANY($1::text[])', ids);
+  await options.tx.$executeRawUnsafe('UPDATE unibox_threads SET lead_id = NULL, campaign_id = NULL WHERE lead_id = ANY($1::text[])', ids);
+}
+
+/**
  * One batch of a deleted campaign's leads, in one transaction: the unified inbox's threads and
  * messages with them keep the conversation (they are the mailboxes' mail) but no longer point at
  * the lead, its campaign or its sends; then the leads go, with their events (cascade).
@@ -105,8 +118,7 @@ export async function deleteLeadBatch(options: { db: PrismaClient; campaignId: s
     const rows = await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM leads WHERE campaign_id = $1 LIMIT $2', options.campaignId, options.limit);
     if (!rows.length) return 0;
     const ids = rows.map((r) => r.id);
-    await tx.$executeRawUnsafe('UPDATE unibox_messages SET lead_id = NULL, campaign_id = NULL, sent_email_id = NULL WHERE lead_id = ANY($1::text[])', ids);
-    await tx.$executeRawUnsafe('UPDATE unibox_threads SET lead_id = NULL, campaign_id = NULL WHERE lead_id = ANY($1::text[])', ids);
+    await detachInboxFromLeads({ tx, leadIds: ids });
     return tx.$executeRawUnsafe('DELETE FROM leads WHERE id = ANY($1::text[])', ids);
   });
 }
@@ -126,10 +138,7 @@ export async function deleteSmallCampaign(options: { db: PrismaClient; campaignI
     );
     if (!size || size.leads > options.leads || size.sends > options.sends) return null;
     const ids = (await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM leads WHERE campaign_id = $1', options.campaignId)).map((r) => r.id);
-    if (ids.length) {
-      await tx.$executeRawUnsafe('UPDATE unibox_messages SET lead_id = NULL, campaign_id = NULL, sent_email_id = NULL WHERE lead_id = ANY($1::text[])', ids);
-      await tx.$executeRawUnsafe('UPDATE unibox_threads SET lead_id = NULL, campaign_id = NULL WHERE lead_id = ANY($1::text[])', ids);
-    }
+    await detachInboxFromLeads({ tx, leadIds: ids });
     const deleted = await tx.$executeRawUnsafe('DELETE FROM campaigns WHERE id = $1 AND deleted_at IS NOT NULL', options.campaignId);
     return deleted ? size.leads + size.sends + 1 : 0;
   });
