@@ -184,8 +184,9 @@ export async function fireRule(options: { tx: Tx; rule: EvaluatedRule; emailAcco
   const [mailbox] = await tx.$queryRawUnsafe<{ id: string; workspace_id: string; email: string; status: string }[]>(LOCK_MAILBOX_SQL, emailAccountId);
   // A mailbox moved to another workspace meanwhile is not this rule's any more.
   if (!mailbox || mailbox.workspace_id !== rule.workspaceId) return null;
+  // The rule as it is now (its workspace's time zone aside: the value was read in the one it had).
   const [current] = await tx.$queryRawUnsafe<EvaluatedRuleRow[]>(LOCK_ACTIVE_RULE_SQL, rule.id);
-  if (!current || JSON.stringify(ruleOf(current)) !== JSON.stringify(rule)) return null;
+  if (!current || JSON.stringify({ ...ruleOf(current), timezone: rule.timezone }) !== JSON.stringify(rule)) return null;
   const claimed = await tx.$queryRawUnsafe<unknown[]>(CLAIM_FIRING_SQL, rule.id, emailAccountId, now.toISOString(), rule.cooldownMinutes);
   if (!claimed.length) {
     await tx.$executeRawUnsafe(MARK_COOLDOWN_SQL, rule.id, emailAccountId);

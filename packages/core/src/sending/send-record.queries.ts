@@ -77,7 +77,7 @@ export function referencedRowsCtes(ids: { mailboxes: string; campaigns: string; 
  * in key order too), so two batches recording at once cannot wait on each other in a cycle.
  *
  * The rows a send refers to may be deleted while its e-mail goes out (its lead, its campaign, its
- * mailbox, its variation; REFERENCED_ROWS_CTES): `gone` is true for a send whose lead or campaign
+ * mailbox, its variation; referencedRowsCtes): `gone` is true for a send whose lead or campaign
  * is gone, which is not recorded (its sends would go with them), and a send whose mailbox or
  * variation is gone is recorded without it, as their deletion leaves their other sends.
  * $1 a JSON array of SentRow, at most one per lead; $2 record nothing when a webhook listens.
