@@ -3,9 +3,9 @@
 // workspace's deletion disconnected is not set back to ACTIVE); and a reply ingested while its
 // campaign is being deleted waits for the delete instead of deadlocking with it.
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId, type Database, type PrismaClient } from '@outreach/db';
-import { createSendingFixture, rawMail, startSmtpServer, testDatabase, usingPostgres, type SmtpTestServer } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { newId, type PrismaClient } from '@outreach/db';
+import { createSendingFixture, rawMail, useSmtpServer, useTestDatabase, usingPostgres } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import type { MailboxReader } from '../shared/mailbox-reader';
 import { ingestMessage } from './ingest.service';
@@ -13,15 +13,8 @@ import { syncMailbox } from './mailbox-sync.service';
 
 const PASSWORDS: Record<string, string> = { 'alice@sender.test': 'alice-pw' };
 
-let db: Database;
-let smtp: SmtpTestServer;
-beforeAll(async () => {
-  db = await testDatabase();
-  smtp = await startSmtpServer({ users: PASSWORDS });
-}, 30_000);
-afterAll(async () => {
-  await smtp?.close();
-});
+const db = useTestDatabase();
+const smtp = useSmtpServer(PASSWORDS);
 
 type LogLine = { level: number; msg: string };
 

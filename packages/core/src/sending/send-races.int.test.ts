@@ -4,9 +4,9 @@
 // variation deleted, it is recorded without them; and a recording waits for a delete under way
 // instead of forming a deadlock with it.
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '@outreach/db';
-import { createSendingFixture, startSmtpServer, testDatabase, usingPostgres, type SmtpTestServer } from '../testing/index';
+import { createSendingFixture, useSmtpServer, useTestDatabase, usingPostgres } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import { claimDueSends } from './scheduler.service';
 import { deliverClaim } from './send-delivery.service';
@@ -16,15 +16,8 @@ import { startSendingWorker } from './worker.service';
 const MAILBOXES = ['one@races.test', 'two@races.test', 'three@races.test', 'four@races.test'];
 const PASSWORDS = Object.fromEntries(MAILBOXES.map((m, i) => [m, `pw-${i + 1}`]));
 
-let db: Database;
-let smtp: SmtpTestServer;
-beforeAll(async () => {
-  db = await testDatabase();
-  smtp = await startSmtpServer({ users: PASSWORDS });
-}, 30_000);
-afterAll(async () => {
-  await smtp?.close();
-});
+const db = useTestDatabase();
+const smtp = useSmtpServer(PASSWORDS);
 
 type LogLine = { level: number; msg: string; [key: string]: unknown };
 
