@@ -4,7 +4,7 @@
 // the operation's own.
 import { describe, expect, it } from 'vitest';
 import { newId, type PrismaClient } from '@outreach/db';
-import { createTestCampaign, createTestMailbox, createTestTenant, expectDomainError, usingPostgres, useTestDatabase } from './testing/index';
+import { createTestCampaign, createTestMailbox, createTestTenant, expectDomainError, untilWaitingOnLock, usingPostgres, useTestDatabase } from './testing/index';
 import { operations } from './operations';
 import type { Ctx } from './shared/context';
 import { executeOperation } from './shared/operation';
@@ -90,7 +90,7 @@ describe('an operation meeting a concurrent change', () => {
         await tx.$queryRawUnsafe('SELECT id FROM campaigns WHERE id = $1 FOR UPDATE', campaign.id);
         deleted = executeOperation({ op: operations.campaign.delete, ctx, input: { workspace_id: ws, campaign_id: campaign.id, is_archive: false } });
         deleted.catch(() => {});
-        for (let i = 0; i < 200 && !(await waitingOnLock(db.prisma, 'FROM campaigns')); i++) await new Promise((r) => setTimeout(r, 25));
+        await untilWaitingOnLock(db.prisma, { sql: 'FROM campaigns' });
         await tx.$queryRawUnsafe('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', org.organizationId);
       },
       { timeout: 30_000 },
@@ -125,15 +125,6 @@ it.runIf(usingPostgres())('deletes mailboxes that warmed each other up, all at o
     expect(await db.prisma.warmupMessage.count({ where: { workspaceId: ws } })).toBe(0);
   }
 }, 60_000);
-
-/** Whether a backend of this database waits for a row lock in a statement containing `sql`. */
-async function waitingOnLock(prisma: PrismaClient, sql: string): Promise<boolean> {
-  const rows = await prisma.$queryRawUnsafe<{ n: number }[]>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()",
-    sql,
-  );
-  return rows[0]!.n > 0;
-}
 
 describe('runRetryingConcurrentChanges', () => {
   /** A statement that fails as a write referring to a deleted row does (P2003). */

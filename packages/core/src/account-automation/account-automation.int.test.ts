@@ -3,7 +3,7 @@
 // worker's real loop on a moving clock; a rule, mailbox or tag changed while it is evaluated.
 import { describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
-import { createTestCampaign, createTestLead, createTestMailbox, createTestTenant, expectDomainError, TestClock, usingPostgres, useTestDatabase, type TestTenant } from '../testing/index';
+import { createTestCampaign, createTestLead, createTestMailbox, createTestTenant, expectDomainError, TestClock, untilWaitingOnLock, usingPostgres, useTestDatabase, type TestTenant } from '../testing/index';
 import { executeOperation, type Operation } from '../shared/operation';
 import { operations } from '../operations';
 import { evaluateMailboxRules, evaluateRule, loadActiveRule, runAutomationRound, startAccountAutomationWorker } from './index';
@@ -472,7 +472,7 @@ describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
               deleting = db.prisma.tag.delete({ where: { id: tag.tag_id } });
               deleting.catch(() => {});
               // Until the delete waits for this firing (fixed) or has gone through (the race).
-              for (let i = 0; i < 200 && !(await waitingOnLock()) && (await db.prisma.tag.count({ where: { id: tag.tag_id } })); i++) await new Promise((r) => setTimeout(r, 25));
+              await untilWaitingOnLock(db.prisma, { orUntil: async () => (await db.prisma.tag.count({ where: { id: tag.tag_id } })) === 0 });
             }
             return target.$executeRawUnsafe(text, ...args);
           };
@@ -500,7 +500,7 @@ describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
         await tx.$queryRawUnsafe('SELECT id FROM account_automation_rules WHERE id = $1 FOR UPDATE', rule.rule._id);
         fired = db.prisma.$transaction((other) => fireRule({ tx: other, rule: loaded, emailAccountId: box, value: 50, now: t.clock.now() }));
         fired.catch(() => {});
-        for (let i = 0; i < 200 && !(await waitingOnLock()); i++) await new Promise((r) => setTimeout(r, 25));
+        await untilWaitingOnLock(db.prisma);
         await tx.$queryRawUnsafe('SELECT 1 FROM account_automation_states WHERE rule_id = $1 FOR UPDATE', rule.rule._id);
         await tx.accountAutomationRule.delete({ where: { id: rule.rule._id } });
       },
@@ -510,11 +510,3 @@ describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
     expect((await t.account(box)).status).toBe('ACTIVE');
   }, 60_000);
 });
-
-/** Whether another backend of this database waits for a lock. */
-async function waitingOnLock(): Promise<boolean> {
-  const rows = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
-  );
-  return rows[0]!.n > 0;
-}

@@ -5,7 +5,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { newId, type PrismaClient } from '@outreach/db';
-import { createSendingFixture, rawMail, useSmtpServer, useTestDatabase, usingPostgres } from '../testing/index';
+import { createSendingFixture, rawMail, untilWaitingOnLock, useSmtpServer, useTestDatabase, usingPostgres } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import type { MailboxReader } from '../shared/mailbox-reader';
 import { ingestMessage } from './ingest.service';
@@ -93,7 +93,7 @@ describe('a mailbox changed while the reply worker reads it', () => {
         await tx.$queryRawUnsafe('SELECT id FROM campaigns WHERE id = $1 FOR UPDATE', s.c.id);
         ingested = ingestMessage({ deps: s.read(async () => undefined), mailbox: { id: s.alice, workspaceId: s.t.ws, organizationId: s.t.org.organizationId, email: 'alice@sender.test' }, raw: s.reply });
         ingested.catch(() => {});
-        for (let i = 0; i < 200 && !(await waitingOnLock()); i++) await new Promise((r) => setTimeout(r, 25));
+        await untilWaitingOnLock(db.prisma);
         await tx.$queryRawUnsafe('SELECT id FROM leads WHERE campaign_id = $1 FOR UPDATE', s.c.id);
         await tx.campaign.delete({ where: { id: s.c.id } });
       },
@@ -104,11 +104,3 @@ describe('a mailbox changed while the reply worker reads it', () => {
     expect(await db.prisma.uniboxMessage.findFirstOrThrow({ where: { workspaceId: s.t.ws, direction: 'IN' }, select: { folder: true, leadId: true } })).toEqual({ folder: 'OTHERS', leadId: null });
   }, 60_000);
 });
-
-/** Whether another backend of this database waits for a lock. */
-async function waitingOnLock(): Promise<boolean> {
-  const rows = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
-  );
-  return rows[0]!.n > 0;
-}

@@ -5,8 +5,7 @@
 // instead of forming a deadlock with it.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '@outreach/db';
-import { createSendingFixture, useSmtpServer, useTestDatabase, usingPostgres } from '../testing/index';
+import { createSendingFixture, untilWaitingOnLock, useSmtpServer, useTestDatabase, usingPostgres } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import { claimDueSends } from './scheduler.service';
 import { deliverClaim } from './send-delivery.service';
@@ -120,7 +119,7 @@ describe('an e-mail whose rows are deleted while it goes out', () => {
         recorded = createSendRecorder({ deps: s.deps }).record({ claim, now: s.t.clock.now(), outcomeUnknown: false });
         recorded.catch(() => {});
         // (The recording's statement, as pg_stat_activity shows its first kilobyte.)
-        for (let i = 0; i < 200 && !(await waitingOnLock(db, 'json_to_recordset')); i++) await new Promise((r) => setTimeout(r, 25));
+        await untilWaitingOnLock(db.prisma, { sql: 'json_to_recordset' });
         await tx.$queryRawUnsafe('SELECT id FROM leads WHERE id = $1 FOR UPDATE', claim.leadId);
         await tx.campaign.delete({ where: { id: s.c.id } });
       },
@@ -159,12 +158,3 @@ describe('an e-mail whose rows are deleted while it goes out', () => {
     expect(s.problems()).toEqual([]);
   }, 30_000);
 });
-
-/** Whether a backend of this database waits for a row lock in a statement containing `sql`. */
-async function waitingOnLock(database: Database, sql: string): Promise<boolean> {
-  const rows = await database.prisma.$queryRawUnsafe<{ n: number }[]>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()",
-    sql,
-  );
-  return rows[0]!.n > 0;
-}

@@ -11,3 +11,4 @@ export { createTestTenant, lateValue, useSmtpServer, useTestDatabase, type TestO
 export { startOAuthProvider, type OAuthTestProvider, type OAuthTestUser } from './oauth-provider';
 export { countEventLoopTurns } from './event-loop-turns';
 export { rawMail } from './raw-mail';
+export { untilWaitingOnLock, waitingOnLock } from './lock-waits';

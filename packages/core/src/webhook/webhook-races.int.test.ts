@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, type Database } from '@outreach/db';
-import { createTestOrganization, testDatabase, testServiceDeps, usingPostgres } from '../testing/index';
+import { createTestOrganization, testDatabase, testServiceDeps, untilWaitingOnLock, usingPostgres } from '../testing/index';
 import { emitWebhookEvent } from './webhook-outbox.service';
 import { deliverDueWebhooks } from './webhook-delivery.service';
 
@@ -114,7 +114,7 @@ describe('a webhook removed while its events are delivered', () => {
       async (tx) => {
         await tx.$queryRawUnsafe('SELECT id FROM webhooks WHERE id = $1 FOR UPDATE', t.hook.id);
         held.release();
-        for (let i = 0; i < 200 && !(await waitingOnLock(db)); i++) await new Promise((r) => setTimeout(r, 25));
+        await untilWaitingOnLock(db.prisma);
         await tx.$queryRawUnsafe('SELECT id FROM webhook_deliveries WHERE webhook_id = $1 FOR UPDATE', t.hook.id);
         await tx.webhook.delete({ where: { id: t.hook.id } });
       },
@@ -132,7 +132,7 @@ describe('a webhook removed while its events are delivered', () => {
         await tx.webhook.delete({ where: { id: t.hook.id } });
         queued = db.prisma.$transaction((other) => emitWebhookEvent({ tx: other, workspaceId: t.org.workspaceId, event: 'EMAIL_SENT', campaignId: null, fields: { n: 1 }, now: new Date() }));
         queued.catch(() => {});
-        for (let i = 0; i < 200 && !(await waitingOnLock(db)); i++) await new Promise((r) => setTimeout(r, 25));
+        await untilWaitingOnLock(db.prisma);
       },
       { timeout: 30_000 },
     );
@@ -140,11 +140,3 @@ describe('a webhook removed while its events are delivered', () => {
     expect(await db.prisma.webhookDelivery.count({ where: { workspaceId: t.org.workspaceId } })).toBe(0);
   }, 60_000);
 });
-
-/** Whether another backend of this database waits for a lock. */
-async function waitingOnLock(database: Database): Promise<boolean> {
-  const rows = await database.prisma.$queryRawUnsafe<{ n: number }[]>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
-  );
-  return rows[0]!.n > 0;
-}
