@@ -451,6 +451,45 @@ describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
     expect(await db.prisma.accountAutomationState.count({ where: { ruleId: rule.rule._id } })).toBe(0);
   });
 
+  it('fires nothing for a mailbox of a deleted workspace (was the rest of the round firing for it)', async () => {
+    const t = await setup();
+    const box = await t.mailbox('deleted-ws@sender.test');
+    await t.sends(box, { count: 4, bounced: 2 });
+    const rule = await t.create({});
+    const loaded = (await loadActiveRule(db.prisma, rule.rule._id))!;
+    // Its state row, which the firing's latch takes: evaluated once as not met.
+    await evaluateRule({ db: db.prisma, rule: { ...loaded, threshold: 100 }, now: t.clock.now() });
+    await db.prisma.workspace.update({ where: { id: t.ws }, data: { deletedAt: t.clock.now() } });
+    expect(await db.prisma.$transaction((tx) => fireRule({ tx, rule: loaded, emailAccountId: box, value: 50, now: t.clock.now() }))).toBeNull();
+    expect((await t.account(box)).status).toBe('ACTIVE');
+  });
+
+  // PostgreSQL only: PGlite runs one transaction at a time.
+  it.runIf(usingPostgres())('switches a rule off only once a firing of it under way has committed (was answering first, the firing landing after)', async () => {
+    const t = await setup();
+    const box = await t.mailbox('switched@sender.test');
+    await t.sends(box, { count: 4, bounced: 2 });
+    const rule = await t.create({});
+    const loaded = (await loadActiveRule(db.prisma, rule.rule._id))!;
+    await evaluateRule({ db: db.prisma, rule: { ...loaded, threshold: 100 }, now: t.clock.now() });
+    let answered = false;
+    let switched: Promise<unknown> | undefined;
+    const firing = await db.prisma.$transaction(
+      async (tx) => {
+        const fired = await fireRule({ tx, rule: loaded, emailAccountId: box, value: 50, now: t.clock.now() });
+        switched = t.run(ops.status, { rule_id: rule.rule._id, status: 'INACTIVE' }).then(() => (answered = true));
+        await untilWaitingOnLock(db.prisma, { orUntil: async () => answered });
+        // The request switching the rule off has not answered while the firing is not committed.
+        expect(answered).toBe(false);
+        return fired;
+      },
+      { timeout: 30_000 },
+    );
+    await switched;
+    expect(firing?.actions.map((a) => a.result)).toEqual(['APPLIED']);
+    expect((await t.get(rule.rule._id)).status).toBe('INACTIVE');
+  }, 60_000);
+
   // PostgreSQL only: PGlite runs one transaction at a time.
   it.runIf(usingPostgres())('adds a tag that is being deleted before the delete goes on (was a foreign-key failure, or `the mailbox had the tag already`)', async () => {
     const t = await setup();

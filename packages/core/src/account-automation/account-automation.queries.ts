@@ -146,16 +146,18 @@ export const MARK_COOLDOWN_SQL = `
 export const LOCK_MAILBOX_SQL = `SELECT id, workspace_id, email, status::text AS status FROM email_accounts WHERE id = $1 FOR UPDATE`;
 
 /**
- * The rule a firing acts for as it is now, while it is ACTIVE, held until the firing commits
- * (FOR KEY SHARE: a delete of the rule waits), after its mailbox and before its state, the order
- * in which a delete of the rule takes the rule and then (its cascade) the states. $1 rule.
+ * The rule a firing acts for as it is now, while it is ACTIVE and its workspace not deleted, held
+ * until the firing commits (FOR SHARE: switching it off, editing or deleting it waits for the
+ * firing, and a firing for a change under way, so none fires after the request changing the rule
+ * has answered), after its mailbox and before its state, the order in which a delete of the rule
+ * takes the rule and then (its cascade) the states. $1 rule.
  */
 export const LOCK_ACTIVE_RULE_SQL = `
   SELECT r.id, r.workspace_id, r.name, r.scope_type, r.metric, r.operator, r.threshold, r.window_days, r.actions,
          r.cooldown_minutes, w.timezone
     FROM account_automation_rules r JOIN workspaces w ON w.id = r.workspace_id
-   WHERE r.id = $1 AND r.status = 'ACTIVE'
-     FOR KEY SHARE OF r`;
+   WHERE r.id = $1 AND r.status = 'ACTIVE' AND w.deleted_at IS NULL
+     FOR SHARE OF r`;
 
 // ─── actions ─────────────────────────────────────────────────────────────────────────────
 

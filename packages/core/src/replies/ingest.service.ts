@@ -17,6 +17,7 @@ import { isWarmupMail } from '../shared/warmup-code';
 import { classifyIncoming, type Classification } from './incoming.rules';
 import { stripQuotedReply } from './quoted-reply.rules';
 import { parseIncoming, storableText, type ParsedIncoming } from './parse-incoming';
+import { isReadable } from './readable-mailbox.rules';
 import { COPY_CAMPAIGN_SENDS_SQL, LEAD_THREAD_SQL } from '../unibox/index';
 
 /** Free-mail domains: a sender there is never taken for a colleague of a lead at the same domain. */
@@ -35,7 +36,24 @@ export interface IngestMailbox {
 
 export type IngestResult =
   | { status: 'stored'; messageId: string; kind: Classification['kind'] | 'unparsed'; matched: boolean; leadId: string | null; unibox_id: string }
-  | { status: 'duplicate' | 'own' | 'warmup'; messageId: string };
+  | { status: 'duplicate' | 'own' | 'warmup'; messageId: string }
+  /** The mailbox was deleted, paused or disconnected (its workspace deleted) as the message was to be stored: nothing was. */
+  | { status: 'not_read'; messageId: string };
+
+/**
+ * Holds the mailbox for the transaction storing a message (FOR SHARE: a change of its status, its
+ * workspace's deletion disconnecting it, waits for the message, or the message for it) and answers
+ * whether it is still one the reader reads: a workspace deleted while a message of it was being
+ * stored got the message after the delete had answered. Taken after the campaign and lead, the order
+ * in which a workspace's deletion takes its campaigns and then its mailboxes.
+ */
+async function holdReadableMailbox(tx: Tx, mailboxId: string): Promise<boolean> {
+  const [row] = await tx.$queryRawUnsafe<{ status: string; disconnect_reason: string | null }[]>(
+    'SELECT status::text AS status, disconnect_reason FROM email_accounts WHERE id = $1 FOR SHARE',
+    mailboxId,
+  );
+  return row !== undefined && isReadable(row);
+}
 
 interface Match {
   leadId: string | null;
@@ -139,9 +157,10 @@ export async function keepUnreadable(options: { deps: ServiceDeps; mailbox: Inge
   const now = deps.ports.clock.now();
   const digest = createHash('sha256').update(raw).digest('hex').slice(0, 32);
   const messageId = `unparsed-${digest}@${domainOf(mailbox.email) || 'localhost'}`;
-  return deps.db.$transaction(async (tx) => {
+  return deps.db.$transaction(async (tx): Promise<IngestResult> => {
     const exists = await tx.uniboxMessage.findUnique({ where: { workspaceId_messageId: { workspaceId: mailbox.workspaceId, messageId } }, select: { id: true } });
     if (exists) return { status: 'duplicate' as const, messageId };
+    if (!(await holdReadableMailbox(tx, mailbox.id))) return { status: 'not_read', messageId };
     const threadId = newId(now.getTime());
     const id = newId(now.getTime());
     await tx.uniboxThread.create({ data: { id: threadId, workspaceId: mailbox.workspaceId, emailAccountId: mailbox.id, subject: '', isUnread: true, lastMessageAt: now } });
@@ -193,6 +212,7 @@ export async function ingestMessage(options: { deps: ServiceDeps; mailbox: Inges
           match.leadId,
         )
       : [];
+    if (!(await holdReadableMailbox(tx, mailbox.id))) return { status: 'not_read', messageId };
     // The send it answers: the matched one, else the lead's latest.
     let sentEmailId = match.sentEmailId;
     if (lead && !sentEmailId) {

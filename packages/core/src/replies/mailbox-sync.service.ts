@@ -8,13 +8,13 @@
  * revoked grant disconnects the mailbox (`oauth_revoked`) and it is not read again until a
  * new authorization sets it ACTIVE.
  */
-import type { Prisma } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import { MailLoginError } from '../shared/mail-verifier';
 import type { FetchBatch } from '../shared/mailbox-reader';
 import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
 import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
 import { ingestMessage, keepUnreadable, type IngestResult } from './ingest.service';
+import { IMAP_DISCONNECTED, isReadable, READABLE } from './readable-mailbox.rules';
 
 /** Messages read per round (a mailbox with more catches up over the next rounds, without waiting). */
 const BATCH = 100;
@@ -125,6 +125,8 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
       log.error({ err: error, uid: String(m.uid) }, 'storing a message failed; it will be read again');
       return { status: 'ok', read: stored, stored, more: false, error: (error as Error).message };
     }
+    // Deleted, paused or disconnected as the message was to be stored: nothing was, reading stops.
+    if (result.status === 'not_read') return stopped(log, stored);
     if (result.status === 'stored') stored += 1;
     // Read up to here; the next message only while the mailbox is still to be read.
     const { count } = await deps.db.emailAccount.updateMany({ where: { id: mailbox.id, ...READABLE }, data: { imapLastUid: m.uid } });
@@ -135,15 +137,6 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
 }
 
 const SKIPPED: SyncResult = { status: 'skipped', read: 0, stored: 0, more: false };
-
-/** Disconnected by reading it (its IMAP login refused): read on, to reconnect it. */
-const IMAP_DISCONNECTED = { status: 'DISCONNECTED', disconnectReason: 'imap_auth' } as const;
-/** The mailboxes the reader reads (mailboxesToRead): connected, or disconnected by their IMAP login. */
-const READABLE: Prisma.EmailAccountWhereInput = { OR: [{ status: 'ACTIVE' }, IMAP_DISCONNECTED] };
-
-function isReadable(row: Pick<MailboxRow, 'status' | 'disconnect_reason'>): boolean {
-  return row.status === 'ACTIVE' || (row.status === IMAP_DISCONNECTED.status && row.disconnect_reason === IMAP_DISCONNECTED.disconnectReason);
-}
 
 /** Whether the mailbox is still there and to be read (after a failure: was it deleted, paused or disconnected meanwhile?). */
 async function stillReadable(deps: ServiceDeps, mailboxId: string): Promise<boolean> {

@@ -84,6 +84,24 @@ describe('a mailbox changed while the reply worker reads it', () => {
   });
 
   // PostgreSQL only: PGlite runs one transaction at a time.
+  it.runIf(usingPostgres())("waits for its workspace's deletion under way and stores nothing (was storing the message after the delete answered)", async () => {
+    const s = await setup();
+    let ingested: Promise<{ status: string }> | undefined;
+    // As the workspace's deletion does, in its transaction: its mailboxes disconnected.
+    await db.prisma.$transaction(
+      async (tx) => {
+        await tx.emailAccount.update({ where: { id: s.alice }, data: { status: 'DISCONNECTED', disconnectReason: 'workspace deleted' } });
+        ingested = ingestMessage({ deps: s.read(async () => undefined), mailbox: { id: s.alice, workspaceId: s.t.ws, organizationId: s.t.org.organizationId, email: 'alice@sender.test' }, raw: s.reply });
+        ingested.catch(() => {});
+        await untilWaitingOnLock(db.prisma);
+      },
+      { timeout: 30_000 },
+    );
+    await expect(ingested).resolves.toMatchObject({ status: 'not_read' });
+    expect(await s.stored()).toBe(0);
+    expect(await db.prisma.lead.findUniqueOrThrow({ where: { id: s.leadId }, select: { status: true } })).toEqual({ status: 'CONTACTED' });
+  }, 60_000);
+
   it.runIf(usingPostgres())('waits for a delete of the campaign under way before taking its lead, where the two deadlocked', async () => {
     const s = await setup();
     let ingested: Promise<unknown> | undefined;
