@@ -2,6 +2,7 @@
 // organization disappear from every read when the operation answers; the purge rounds then empty
 // every table that names them (listed from the catalogue, so a table added later is checked too),
 // carry on after a crash, leave other campaigns' counters alone, and tolerate writes meanwhile.
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
 import { createAuthenticator, issueApiKey } from '../auth/index';
@@ -9,7 +10,7 @@ import { operations } from '../operations';
 import { foldCampaignCounters } from '../index';
 import { executeOperation, type Operation } from '../shared/operation';
 import { readCampaignCounters } from '../campaign/index';
-import { createTestCampaign, createTestTenant, createTestThread, expectDomainError, recordTestSend, silentLogger, TestClock, useTestDatabase } from '../testing/index';
+import { createTestCampaign, createTestTenant, createTestThread, expectDomainError, recordTestSend, silentLogger, TestClock, untilWaitingOnLock, usingPostgres, useTestDatabase } from '../testing/index';
 import type { Ctx } from '../shared/context';
 import { deleteOrganization, runPurgeRound, SYNC_DELETE_MAX_LEADS, type PurgeProgress } from './purge.service';
 import { tablesWithColumn, type PurgeColumn } from './purge.queries';
@@ -328,4 +329,35 @@ describe('the purge worker', () => {
     expect(await leftovers('campaign_id', [parent.id, sub.id])).toEqual({});
     expect(await db.prisma.campaign.count({ where: { id: { in: [parent.id, sub.id] } } })).toBe(0);
   });
+  // PostgreSQL only: PGlite runs one transaction at a time.
+  it.runIf(usingPostgres())('runs a batch again when it deadlocks with a writer of the same rows (was a failed round, logged as an error)', async () => {
+    // Earlier deletions of this file first: the purge takes the oldest.
+    await purgeAll({ batch: 1_000 });
+    const { ctx, ws, deps, org } = await createTestTenant({ db });
+    const hook = await db.prisma.webhook.create({ data: { id: newId(), organizationId: org.organizationId, workspaceId: ws, url: 'https://hooks.example.test/in', campIds: ['ALL'], eventTypes: ['EMAIL_SENT'] } });
+    await db.prisma.webhookDelivery.createMany({ data: Array.from({ length: 10 }, () => ({ id: newId(), webhookId: hook.id, workspaceId: ws, event: 'EMAIL_SENT', payload: {}, nextAttemptAt: T0, createdAt: T0 })) });
+    await run(ctx, operations.workspace.delete, { workspace_id: ws, confirm: ws });
+    const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM webhook_deliveries WHERE workspace_id = $1 ORDER BY ctid', ws);
+    const lines: { level: number; msg: string; change?: string }[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    let worker: ReturnType<typeof startPurgeWorker> | undefined;
+    // A writer holding the last of the batch's rows, then asking for the first, which the purge's batch holds by then.
+    await db.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe('SELECT id FROM webhook_deliveries WHERE id = $1 FOR UPDATE', rows.at(-1)!.id);
+        worker = startPurgeWorker({ deps: { ...deps, log }, intervalMs: 3_600_000, batch: 100 });
+        await untilWaitingOnLock(db.prisma, { sql: 'webhook_deliveries' });
+        await tx.$queryRawUnsafe('SELECT id FROM webhook_deliveries WHERE id = $1 FOR UPDATE', rows[0]!.id);
+      },
+      { timeout: 30_000 },
+    );
+    try {
+      for (let i = 0; i < 50 && (await db.prisma.webhookDelivery.count({ where: { workspaceId: ws } })); i++) await worker!.nextRound();
+    } finally {
+      await worker!.stop();
+    }
+    expect(await db.prisma.webhookDelivery.count({ where: { workspaceId: ws } })).toBe(0);
+    expect(lines.filter((l) => l.level >= 50).map((l) => l.msg)).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'operation run again after a concurrent change').map((l) => l.change)).toEqual(['deadlock']);
+  }, 60_000);
 });

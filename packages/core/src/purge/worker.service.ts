@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '../shared/context';
+import { runRetryingConcurrentChanges } from '../shared/operation-retry';
 import { startWorkerLoop } from '../shared/worker-loop';
 import { PURGE_BATCH, runPurgeRound, type PurgeProgress, type PurgeRoundResult } from './purge.service';
 
@@ -28,7 +29,9 @@ export function startPurgeWorker(options: { deps: ServiceDeps; intervalMs?: numb
     worker: 'purge',
     observer: deps.observer,
     intervalMs,
-    round: () => runPurgeRound({ deps: { db: deps.db, log }, batch, progress }),
+    // A batch that deadlocks with a writer of the same rows (the webhook worker holding a deleted
+    // workspace's deliveries) runs again at once: each step deletes what is still there.
+    round: () => runRetryingConcurrentChanges({ name: 'purge.round', ctx: { ...deps, log }, run: (attempt) => runPurgeRound({ deps: { db: attempt.db, log }, batch, progress }) }),
     more: (result) => !result.done,
     report: (result) =>
       result.done ? null : { target: result.target!.kind, id: result.target!.id, table: result.table, deleted: result.deleted, left: result.left },
