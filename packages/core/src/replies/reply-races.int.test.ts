@@ -18,7 +18,7 @@ const smtp = useSmtpServer(PASSWORDS);
 
 type LogLine = { level: number; msg: string };
 
-/** A mailbox that has sent a lead its first step; its log lines kept; `read(beforeFetch)`: a reader whose fetch runs `beforeFetch` first, then hands over the lead's reply and two unrelated messages. */
+/** A mailbox that has sent a lead its first step; its log lines kept; `read(beforeFetch, client)`: deps (on `client`) whose reader runs `beforeFetch` first, then hands over the lead's reply and two unrelated messages. */
 async function setup() {
   const t = await createSendingFixture({ db, smtp, passwords: PASSWORDS, start: '2026-11-23T09:00:00Z' });
   const alice = await t.mailbox('alice@sender.test');
@@ -30,7 +30,7 @@ async function setup() {
   const others = [1, 2].map((n) => rawMail({ from: `x${n}@else.test`, to: 'alice@sender.test', subject: `Other ${n}`, messageId: `o${n}-${newId()}@else.test`, text: 'Hi' }));
   const lines: LogLine[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
-  const read = (beforeFetch: () => Promise<unknown>, db: PrismaClient = t.deps.db): ServiceDeps => {
+  const read = (beforeFetch: () => Promise<unknown>, client: PrismaClient = t.deps.db): ServiceDeps => {
     const reader: MailboxReader = {
       fetchNew: async () => {
         await beforeFetch();
@@ -38,7 +38,7 @@ async function setup() {
       },
       waitForNews: async () => {},
     } as unknown as MailboxReader;
-    return { ...t.deps, db, log, ports: { ...t.deps.ports, imap: reader } };
+    return { ...t.deps, db: client, log, ports: { ...t.deps.ports, imap: reader } };
   };
   const stored = () => db.prisma.uniboxMessage.count({ where: { workspaceId: t.ws, direction: 'IN' } });
   const problems = () => lines.filter((l) => l.level >= 40).map((l) => l.msg);
