@@ -2,7 +2,7 @@
 // validation, each action, the metrics, the cooldown, two evaluators at once, tenancy, and the
 // worker's real loop on a moving clock; a rule, mailbox or tag changed while it is evaluated.
 import { describe, expect, it } from 'vitest';
-import { newId } from '@outreach/db';
+import { newId, type Tx } from '@outreach/db';
 import { createTestCampaign, createTestLead, createTestMailbox, createTestTenant, expectDomainError, TestClock, untilWaitingOnLock, usingPostgres, useTestDatabase, type TestTenant } from '../testing/index';
 import { executeOperation, type Operation } from '../shared/operation';
 import { operations } from '../operations';
@@ -417,6 +417,21 @@ describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
     });
   };
 
+  /**
+   * A mailbox half of whose sends bounced, and a rule on it (`input` for its creation) with the
+   * state row the firing's latch takes (evaluated once as not met); `fire(tx)` fires the rule as
+   * its round claimed it, for that mailbox.
+   */
+  const readyToFire = async (t: Awaited<ReturnType<typeof setup>>, email: string, input: Record<string, unknown> = {}) => {
+    const box = await t.mailbox(email);
+    await t.sends(box, { count: 4, bounced: 2 });
+    const ruleId = (await t.create(input)).rule._id;
+    const claimed = (await loadActiveRule(db.prisma, ruleId))!;
+    await evaluateRule({ db: db.prisma, rule: { ...claimed, threshold: 100 }, now: t.clock.now() });
+    const fire = (tx: Tx) => fireRule({ tx, rule: claimed, emailAccountId: box, value: 50, now: t.clock.now() });
+    return { box, ruleId, fire };
+  };
+
   it('fires nothing for a rule set INACTIVE or edited after its round claimed it (was firing on the claimed definition)', async () => {
     const t = await setup();
     const box = await t.mailbox('stale@sender.test');
@@ -453,31 +468,22 @@ describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
 
   it('fires nothing for a mailbox of a deleted workspace (was the rest of the round firing for it)', async () => {
     const t = await setup();
-    const box = await t.mailbox('deleted-ws@sender.test');
-    await t.sends(box, { count: 4, bounced: 2 });
-    const rule = await t.create({});
-    const loaded = (await loadActiveRule(db.prisma, rule.rule._id))!;
-    // Its state row, which the firing's latch takes: evaluated once as not met.
-    await evaluateRule({ db: db.prisma, rule: { ...loaded, threshold: 100 }, now: t.clock.now() });
+    const { box, fire } = await readyToFire(t, 'deleted-ws@sender.test');
     await db.prisma.workspace.update({ where: { id: t.ws }, data: { deletedAt: t.clock.now() } });
-    expect(await db.prisma.$transaction((tx) => fireRule({ tx, rule: loaded, emailAccountId: box, value: 50, now: t.clock.now() }))).toBeNull();
+    expect(await db.prisma.$transaction(fire)).toBeNull();
     expect((await t.account(box)).status).toBe('ACTIVE');
   });
 
   // PostgreSQL only: PGlite runs one transaction at a time.
   it.runIf(usingPostgres())('switches a rule off only once a firing of it under way has committed (was answering first, the firing landing after)', async () => {
     const t = await setup();
-    const box = await t.mailbox('switched@sender.test');
-    await t.sends(box, { count: 4, bounced: 2 });
-    const rule = await t.create({});
-    const loaded = (await loadActiveRule(db.prisma, rule.rule._id))!;
-    await evaluateRule({ db: db.prisma, rule: { ...loaded, threshold: 100 }, now: t.clock.now() });
+    const { ruleId, fire } = await readyToFire(t, 'switched@sender.test');
     let answered = false;
     let switched: Promise<unknown> | undefined;
     const firing = await db.prisma.$transaction(
       async (tx) => {
-        const fired = await fireRule({ tx, rule: loaded, emailAccountId: box, value: 50, now: t.clock.now() });
-        switched = t.run(ops.status, { rule_id: rule.rule._id, status: 'INACTIVE' }).then(() => (answered = true));
+        const fired = await fire(tx);
+        switched = t.run(ops.status, { rule_id: ruleId, status: 'INACTIVE' }).then(() => (answered = true));
         await untilWaitingOnLock(db.prisma, { orUntil: async () => answered });
         // The request switching the rule off has not answered while the firing is not committed.
         expect(answered).toBe(false);
@@ -487,19 +493,14 @@ describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
     );
     await switched;
     expect(firing?.actions.map((a) => a.result)).toEqual(['APPLIED']);
-    expect((await t.get(rule.rule._id)).status).toBe('INACTIVE');
+    expect((await t.get(ruleId)).status).toBe('INACTIVE');
   }, 60_000);
 
   // PostgreSQL only: PGlite runs one transaction at a time.
   it.runIf(usingPostgres())('adds a tag that is being deleted before the delete goes on (was a foreign-key failure, or `the mailbox had the tag already`)', async () => {
     const t = await setup();
-    const box = await t.mailbox('tagged@sender.test');
-    await t.sends(box, { count: 4, bounced: 2 });
     const tag = await executeOperation({ op: operations.tag.create, ctx: t.ctx, input: { workspace_id: t.ws, name: 'Bouncy', color: '#654321' } });
-    const rule = await t.create({ actions: [{ type: 'ADD_TAG', tag_id: tag.tag_id }] });
-    const loaded = (await loadActiveRule(db.prisma, rule.rule._id))!;
-    // Its state row, which the firing's latch takes: evaluated once as not met.
-    await evaluateRule({ db: db.prisma, rule: { ...loaded, threshold: 100 }, now: t.clock.now() });
+    const { box, fire } = await readyToFire(t, 'tagged@sender.test', { actions: [{ type: 'ADD_TAG', tag_id: tag.tag_id }] });
     let deleting: Promise<unknown> | undefined;
     const firing = await db.prisma.$transaction(async (tx) => {
       const racing = new Proxy(tx, {
@@ -517,7 +518,7 @@ describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
           };
         },
       });
-      return fireRule({ tx: racing, rule: loaded, emailAccountId: box, value: 50, now: t.clock.now() });
+      return fire(racing);
     });
     expect(firing?.actions.map((a) => a.result)).toEqual(['APPLIED']);
     await deleting;
@@ -526,22 +527,17 @@ describe('a rule, mailbox or tag changed while the rule is evaluated', () => {
 
   it.runIf(usingPostgres())('waits for a delete of the rule under way and fires nothing, where the two deadlocked', async () => {
     const t = await setup();
-    const box = await t.mailbox('deleted-rule@sender.test');
-    await t.sends(box, { count: 4, bounced: 2 });
-    const rule = await t.create({});
-    const loaded = (await loadActiveRule(db.prisma, rule.rule._id))!;
-    // Its state row, which the firing's latch takes: evaluated once as not met.
-    await evaluateRule({ db: db.prisma, rule: { ...loaded, threshold: 100 }, now: t.clock.now() });
+    const { box, ruleId, fire } = await readyToFire(t, 'deleted-rule@sender.test');
     let fired: Promise<unknown> | undefined;
     // As deleting the rule does: the rule's row, then (its cascade) its states'.
     await db.prisma.$transaction(
       async (tx) => {
-        await tx.$queryRawUnsafe('SELECT id FROM account_automation_rules WHERE id = $1 FOR UPDATE', rule.rule._id);
-        fired = db.prisma.$transaction((other) => fireRule({ tx: other, rule: loaded, emailAccountId: box, value: 50, now: t.clock.now() }));
+        await tx.$queryRawUnsafe('SELECT id FROM account_automation_rules WHERE id = $1 FOR UPDATE', ruleId);
+        fired = db.prisma.$transaction(fire);
         fired.catch(() => {});
         await untilWaitingOnLock(db.prisma);
-        await tx.$queryRawUnsafe('SELECT 1 FROM account_automation_states WHERE rule_id = $1 FOR UPDATE', rule.rule._id);
-        await tx.accountAutomationRule.delete({ where: { id: rule.rule._id } });
+        await tx.$queryRawUnsafe('SELECT 1 FROM account_automation_states WHERE rule_id = $1 FOR UPDATE', ruleId);
+        await tx.accountAutomationRule.delete({ where: { id: ruleId } });
       },
       { timeout: 30_000 },
     );

@@ -7,8 +7,9 @@ export { startDnsServer, splitCharacterStrings, type DnsTestServer, type DnsTest
 export { startSmtpServer, type SmtpOAuth2Options, type SmtpTestServer, type SmtpTestMessage, type SmtpTestRejection } from './smtp-server';
 export { startImapServer, imapServerUnavailable, DOVECOT_BINARY, type ImapOAuth2Options, type ImapTestServer } from './imap-server';
 export { createSendingFixture, TestClock } from './sending-fixture';
-export { createTestTenant, lateValue, useSmtpServer, useTestDatabase, type TestOrganization, type TestTenant } from './suite';
+export { createTestTenant, lateValue, useSmtpServer, useTestDatabase, useWebhookReceiver, type TestOrganization, type TestTenant } from './suite';
 export { startOAuthProvider, type OAuthTestProvider, type OAuthTestUser } from './oauth-provider';
 export { countEventLoopTurns } from './event-loop-turns';
 export { rawMail } from './raw-mail';
 export { untilWaitingOnLock, waitingOnLock } from './lock-waits';
+export { startWebhookReceiver, type ReceivedRequest, type ReceiverAnswer } from './webhook-receiver';

@@ -5,6 +5,7 @@ import type { Database } from '@outreach/db';
 import { testDatabase } from './database';
 import { createTestOrganization, testCtx, testServiceDeps } from './factories';
 import { startSmtpServer, type SmtpTestServer } from './smtp-server';
+import { startWebhookReceiver } from './webhook-receiver';
 
 /**
  * A stand-in for an object that a beforeAll hook provides: `value` can be held (and destructured
@@ -49,6 +50,18 @@ export function useSmtpServer(users: Record<string, string>): SmtpTestServer {
   });
   return server.value;
 }
+
+/** A webhook receiver on loopback (startWebhookReceiver) for the tests of this file, closed after them. */
+export function useWebhookReceiver(): WebhookReceiver {
+  const receiver = lateValue<WebhookReceiver>('the webhook receiver');
+  let started: WebhookReceiver | null = null;
+  beforeAll(async () => receiver.set((started = await startWebhookReceiver())));
+  afterAll(async () => {
+    await started?.close();
+  });
+  return receiver.value;
+}
+type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 /**
  * A fresh organization (one workspace, one key) with the service deps and a ctx acting as its key:

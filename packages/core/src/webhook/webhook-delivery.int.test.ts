@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId, type Database } from '@outreach/db';
-import { createTestOrganization, testDatabase, testServiceDeps } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import { createTestOrganization, testServiceDeps, useTestDatabase, useWebhookReceiver } from '../testing/index';
 import { systemClock, type Clock } from '../shared/ports';
 import type { ReplyKind } from './webhook-outbox.service';
 import { emitWebhookEvent, emitWebhookEvents } from './webhook-outbox.service';
@@ -22,56 +20,8 @@ class ManualClock implements Clock {
   }
 }
 
-type Answer = { status: number; body?: string; delayMs?: number } | 'hang';
-interface Received {
-  path: string;
-  method: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1: records every request, answers per path (by request number) as told. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const behaviour = new Map<string, (n: number) => Answer>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      const n = received.filter((r) => r.path === path).length;
-      received.push({ path, method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = behaviour.get(path)?.(n) ?? { status: 200, body: 'ok' };
-      if (answer === 'hang') return;
-      setTimeout(() => res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? ''), answer.delayMs ?? 0);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    answer(path: string, fn: (n: number) => Answer) {
-      behaviour.set(path, fn);
-    },
-    at: (path: string) => received.filter((r) => r.path === path),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-let db: Database;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-  db = await testDatabase();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const db = useTestDatabase();
+const receiver = useWebhookReceiver();
 
 const START = new Date('2025-06-02T09:00:00.000Z');
 

@@ -2,65 +2,22 @@
 // queued: nothing more is POSTed to it once the request that removed it has answered, the
 // worker's record waits for a delete under way instead of deadlocking with it, and an event's
 // transaction leaves the deleted webhook out instead of failing on its foreign key.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId, type Database } from '@outreach/db';
-import { createTestOrganization, testDatabase, testServiceDeps, untilWaitingOnLock, usingPostgres } from '../testing/index';
+import { describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import { createTestOrganization, testServiceDeps, untilWaitingOnLock, usingPostgres, useTestDatabase, useWebhookReceiver } from '../testing/index';
 import { emitWebhookEvent } from './webhook-outbox.service';
 import { deliverDueWebhooks } from './webhook-delivery.service';
 
-/** A receiver on 127.0.0.1 that counts POSTs per path and, while `hold` is set, answers only once it settles. */
-async function startReceiver() {
-  const posts = new Map<string, number>();
-  let hold: { path: string; until: Promise<void>; arrived: () => void } | null = null;
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const path = req.url ?? '';
-      posts.set(path, (posts.get(path) ?? 0) + 1);
-      const answer = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      if (hold?.path === path) {
-        hold.arrived();
-        void hold.until.then(answer);
-      } else answer();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    posts: (path: string) => posts.get(path) ?? 0,
-    /** Holds the answers to `path` until `release`; `arrived` resolves when the first POST to it does. */
-    hold(path: string) {
-      const release = Promise.withResolvers<void>();
-      const arrived = Promise.withResolvers<void>();
-      hold = { path, until: release.promise, arrived: arrived.resolve };
-      return {
-        arrived: arrived.promise,
-        release: () => {
-          hold = null;
-          release.resolve();
-        },
-      };
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** Holds the receiver's answers to `path` until `release`; `arrived` resolves when the first POST to it does. */
+function hold(path: string) {
+  const release = Promise.withResolvers<void>();
+  const arrived = receiver.arrival(path);
+  receiver.answer(path, () => ({ status: 200, body: 'ok', after: release.promise }));
+  return { arrived, release: () => release.resolve() };
 }
 
-let db: Database;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-  db = await testDatabase();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const db = useTestDatabase();
+const receiver = useWebhookReceiver();
 
 /** A workspace with one webhook on EMAIL_SENT and `events` of them queued for it. */
 async function setup(events: number) {
@@ -80,24 +37,24 @@ async function setup(events: number) {
 describe('a webhook removed while its events are delivered', () => {
   it('gets nothing more once it is deleted during its turn (was the rest of its turn POSTed)', async () => {
     const t = await setup(3);
-    const held = receiver.hold(t.path);
+    const held = hold(t.path);
     const round = t.round();
     await held.arrived;
     await db.prisma.webhook.delete({ where: { id: t.hook.id } });
     held.release();
     await expect(round).resolves.toMatchObject({ claimed: 3, delivered: 0 });
-    expect(receiver.posts(t.path)).toBe(1);
+    expect(receiver.at(t.path)).toHaveLength(1);
   });
 
   it('gets nothing more once it is disabled during its turn (its workspace deleted): the rest are given up', async () => {
     const t = await setup(3);
-    const held = receiver.hold(t.path);
+    const held = hold(t.path);
     const round = t.round();
     await held.arrived;
     await db.prisma.webhook.update({ where: { id: t.hook.id }, data: { status: 'DISABLED' } });
     held.release();
     await expect(round).resolves.toMatchObject({ claimed: 3, delivered: 1, failed: 2 });
-    expect(receiver.posts(t.path)).toBe(1);
+    expect(receiver.at(t.path)).toHaveLength(1);
     const rows = await db.prisma.webhookDelivery.findMany({ where: { webhookId: t.hook.id }, select: { status: true, lastError: true } });
     expect(rows.filter((r) => r.status === 'FAILED').map((r) => r.lastError)).toEqual(['the webhook is disabled', 'the webhook is disabled']);
   });
@@ -105,7 +62,7 @@ describe('a webhook removed while its events are delivered', () => {
   // PostgreSQL only: PGlite runs one transaction at a time.
   it.runIf(usingPostgres())('waits for a delete under way before recording its answer, where the two deadlocked', async () => {
     const t = await setup(1);
-    const held = receiver.hold(t.path);
+    const held = hold(t.path);
     const round = t.round();
     round.catch(() => {});
     await held.arrived;
