@@ -13,6 +13,7 @@ import { webBench } from './web';
 import { listsBench } from './lists';
 import { memoryBench } from './memory';
 import { deletesBench } from './deletes';
+import { webhookLatencyBench } from './webhook-latency';
 import { fmt, interleave, load, median, percentile, time, withLoopMonitor } from './measure';
 
 const url = process.env['BENCH_DATABASE_URL'] ?? process.env['DATABASE_URL'];
@@ -37,12 +38,19 @@ if (process.env['BENCH_ONLY']?.trim() === 'deletes' && url) {
   for (const line of summary) console.log(`  ${line}`);
   process.exit(0);
 }
+// BENCH_ONLY=webhooks alone (bench/webhook-latency.ts) runs on in-memory PGlite unless a database URL is set.
+if (process.env['BENCH_ONLY']?.trim() === 'webhooks') {
+  const summary = await webhookLatencyBench({ url, say: (line) => console.log(line) });
+  console.log('\n## Summary');
+  for (const line of summary) console.log(`  ${line}`);
+  process.exit(0);
+}
 if (!url) {
   console.error('bench: set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL database the benchmark may fill (about 3 GB)');
   process.exit(2);
 }
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-// BENCH_ONLY=upload,stats,emails,rps,lists,pick,send,headroom,warmup,web,memory runs a subset (headroom, web and memory are not in the default set).
+// BENCH_ONLY=upload,stats,emails,rps,lists,pick,send,headroom,warmup runs a subset (headroom is not in the default set); web, memory, deletes and webhooks run alone (above).
 const only = new Set((process.env['BENCH_ONLY'] ?? 'upload,stats,emails,rps,lists,pick,send,warmup').split(',').map((s) => s.trim()));
 // The 1M-lead workspace and the gateway serve the first four; pick and send bring their own data.
 const needsMain = ['upload', 'stats', 'emails', 'rps', 'lists'].some((name) => only.has(name));

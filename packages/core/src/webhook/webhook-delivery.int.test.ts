@@ -73,7 +73,7 @@ describe('webhook delivery', () => {
     });
     expect(await t.emit('EMAIL_SENT', { campaignId: 'camp1', fields })).toBe(2);
 
-    expect(await t.round()).toEqual({ claimed: 2, delivered: 2, failed: 0, retried: 0, released: 0, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 2, failed: 0, retried: 0, released: 0, disabled: 0, backlog: false });
     const [request] = receiver.at(t.path('/signed'));
     expect(receiver.at(t.path('/signed'))).toHaveLength(1);
     const [delivery] = await t.deliveries(signed.id);
@@ -113,7 +113,7 @@ describe('webhook delivery', () => {
     receiver.answer(t.path('/flaky'), (n) => (n === 0 ? { status: 500, body: 'boom' } : { status: 200, body: 'thanks' }));
     await t.emit('ALL_EMAIL_REPLIES', { campaignId: 'c1' });
 
-    expect(await t.round()).toEqual({ claimed: 1, delivered: 0, failed: 0, retried: 1, released: 0, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 0, failed: 0, retried: 1, released: 0, disabled: 0, backlog: false });
     const [failed] = await t.deliveries(hook.id);
     const wait = webhookRetryDelayMs({ deliveryId: failed!.id, attempt: 1 });
     expect(wait).toBeLessThanOrEqual(30_000);
@@ -167,18 +167,18 @@ describe('webhook delivery', () => {
     for (let i = 0; i < 20; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
 
     // All 20 are due each round, yet a round costs the webhook one failure: the first fails,
-    // and the others wait for its retry time with it.
+    // and the others (the 9 more of its share claimed, and the 10 left) wait for its retry time with it.
     for (let failures = 1; failures < 20; failures++) {
-      expect(await t.round()).toEqual({ claimed: 20, delivered: 0, failed: 0, retried: 1, released: 19, disabled: 0 });
+      expect(await t.round()).toEqual({ claimed: 10, delivered: 0, failed: 0, retried: 1, released: 9, disabled: 0, backlog: true });
       expect(await t.webhook(broken.id)).toMatchObject({ status: 'ACTIVE', consecutiveFailures: failures });
       expect(await t.round()).toMatchObject({ claimed: 0 });
       const retryAt = Math.min(...(await t.deliveries(broken.id)).map((d) => d.nextAttemptAt.getTime()));
       t.clock.at = new Date(retryAt);
     }
 
-    // The 20th failure in a row.
+    // The 20th failure in a row: the round counts the 10 it claimed as given up; the other 10 are too.
     const disabledAt = t.clock.now();
-    expect(await t.round()).toEqual({ claimed: 20, delivered: 0, failed: 20, retried: 0, released: 0, disabled: 1 });
+    expect(await t.round()).toEqual({ claimed: 10, delivered: 0, failed: 10, retried: 0, released: 0, disabled: 1, backlog: true });
     expect(await t.webhook(broken.id)).toMatchObject({ status: 'DISABLED', consecutiveFailures: 20, lastResp: '503 down' });
     const brokenDeliveries = await t.deliveries(broken.id);
     expect(brokenDeliveries).toHaveLength(20);
@@ -222,7 +222,7 @@ describe('webhook delivery', () => {
     const retried = (await t.deliveries(hook.id)).find((d) => d.id === first!.id)!;
     expect(retried.status).toBe('PENDING');
     t.clock.advance(2 * 60 * 60_000);
-    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 2, retried: 0, released: 0, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 2, retried: 0, released: 0, disabled: 0, backlog: false });
     const after = await t.deliveries(hook.id);
     expect(after.map((d) => d.status)).toEqual(['FAILED', 'FAILED']);
     expect(after.find((d) => d.id === first!.id)).toMatchObject({ attempts: 2, lastStatusCode: 410, lastError: '410 gone' });
@@ -301,8 +301,10 @@ describe('webhook delivery', () => {
     receiver.answer(t.path('/deploying'), (n) => (n === 0 ? { status: 502, body: 'deploying' } : { status: 200, body: 'ok' }));
     for (let i = 0; i < 20; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
 
-    // The failing webhook's turn ends at its first failure; the other webhook's goes on.
-    expect(await t.round()).toEqual({ claimed: 40, delivered: 20, failed: 0, retried: 1, released: 19, disabled: 0 });
+    // The failing webhook's turn ends at its first failure; the other webhook's goes on, its
+    // share (10) a round.
+    expect(await t.round()).toEqual({ claimed: 20, delivered: 10, failed: 0, retried: 1, released: 9, disabled: 0, backlog: true });
+    expect(await t.round()).toEqual({ claimed: 10, delivered: 10, failed: 0, retried: 0, released: 0, disabled: 0, backlog: true });
     const order = (p: string) => receiver.at(t.path(p)).map((r) => JSON.parse(r.body).i as number);
     expect(order('/healthy')).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(order('/deploying')).toEqual([0]);
@@ -315,13 +317,15 @@ describe('webhook delivery', () => {
     // An event meanwhile waits with them; the healthy webhook gets its own at once.
     expect(await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i: 20 } })).toBe(2);
     expect((await t.deliveries(deploying.id))[20]).toMatchObject({ status: 'PENDING', nextAttemptAt: retryAt });
-    expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0, backlog: false });
     expect((await t.deliveries(healthy.id)).every((d) => d.status === 'DELIVERED')).toBe(true);
 
     t.clock.at = new Date(retryAt.getTime() - 1);
     expect(await t.round()).toMatchObject({ claimed: 0 });
     t.clock.advance(1);
-    expect(await t.round()).toEqual({ claimed: 21, delivered: 21, failed: 0, retried: 0, released: 0, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 10, delivered: 10, failed: 0, retried: 0, released: 0, disabled: 0, backlog: true });
+    expect(await t.round()).toEqual({ claimed: 10, delivered: 10, failed: 0, retried: 0, released: 0, disabled: 0, backlog: true });
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0, backlog: false });
     // Oldest first, the first event again with the same id.
     expect(order('/deploying')).toEqual([0, ...Array.from({ length: 21 }, (_, i) => i)]);
     const ids = receiver.at(t.path('/deploying')).map((r) => r.headers['x-outreach-event-id']);
@@ -330,48 +334,76 @@ describe('webhook delivery', () => {
     expect((await t.deliveries(deploying.id)).every((d) => d.status === 'DELIVERED')).toBe(true);
   });
 
-  it('leases a claim for the round at its slowest, so no other round takes a delivery it has yet to POST', async () => {
+  it('leases a claim for the slowest attempt the round may start, so no other round takes a delivery it has yet to POST', async () => {
     const t = await setup();
     const hook = await t.hook({ path: '/lengthy', events: ['EMAIL_SENT'] });
-    // Each POST takes 14 s of the clock, just under the timeout and the margin: 12 of them
-    // one after another (one webhook) outlast a minute. Another round starts during each.
-    const others: Promise<WebhookRoundResult>[] = [];
-    receiver.answer(t.path('/lengthy'), () => {
-      t.clock.advance(14_000);
-      others.push(t.round());
+    // The first POST starts as the round's budget (5 s) runs out and takes 14.999 s of the
+    // clock, just under the timeout and the margin: the lease (20 s) has not passed when it ends,
+    // and a round started then takes none of the three.
+    const during: Promise<WebhookRoundResult>[] = [];
+    receiver.answer(t.path('/lengthy'), (n) => {
+      if (n === 0) {
+        t.clock.advance(14_999);
+        during.push(t.round());
+      }
       return { status: 200 };
     });
-    for (let i = 0; i < 12; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    for (let i = 0; i < 3; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    const slowClaim = t.deps.ports.clock;
+    let readings = 0;
+    // The claim itself took 4.999 s: the round's first reading is its start, the next its first attempt.
+    const deps = { ...t.deps, ports: { ...t.deps.ports, clock: { now: () => (readings++ === 1 ? (t.clock.advance(4_999), slowClaim.now()) : slowClaim.now()) } } };
 
-    expect(await t.round()).toEqual({ claimed: 12, delivered: 12, failed: 0, retried: 0, released: 0, disabled: 0 });
-    expect((await Promise.all(others)).map((r) => r.claimed)).toEqual(Array.from({ length: 12 }, () => 0));
+    expect(await deliverDueWebhooks({ deps, workspaceIds: [t.ws] })).toEqual({ claimed: 3, delivered: 1, failed: 0, retried: 0, released: 2, disabled: 0, backlog: true });
+    expect((await Promise.all(during)).map((r) => r.claimed)).toEqual([0]);
+    // The two the budget left are due as they were, for the next round.
+    expect((await t.deliveries(hook.id)).map((d) => [d.status, d.leaseUntil])).toEqual([['DELIVERED', null], ['PENDING', null], ['PENDING', null]]);
+    expect(await t.round()).toMatchObject({ claimed: 2, delivered: 2, released: 0, backlog: false });
     const ids = receiver.at(t.path('/lengthy')).map((r) => r.headers['x-outreach-event-id']);
-    expect(new Set(ids).size).toBe(12);
-    expect(ids).toHaveLength(12);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
     expect((await t.deliveries(hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
   });
 
-  it('releases a delivery whose turn comes with too little of the lease left for a POST', async () => {
+  it('starts no attempt once the round has run 5 s: the rest go to the next round, due as they were', async () => {
     const t = await setup();
     const hook = await t.hook({ path: '/slower', events: ['EMAIL_SENT'] });
-    // 16 s of the clock each, longer than the lease allows for: the 12th would start with
-    // 9 s of it left (12 attempts of 15 s and the claim's 5 s, less 11 × 16 s), less than
-    // the 10 s timeout and the margin.
+    // 2 s of the clock each: attempts start at 0, 2 and 4 s; the fourth would start at 6 s.
     receiver.answer(t.path('/slower'), () => {
-      t.clock.advance(16_000);
+      t.clock.advance(2_000);
       return { status: 200 };
     });
-    for (let i = 0; i < 12; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    for (let i = 0; i < 5; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
 
-    expect(await t.round()).toEqual({ claimed: 12, delivered: 11, failed: 0, retried: 0, released: 1, disabled: 0 });
-    const last = (await t.deliveries(hook.id))[11]!;
-    expect(last).toMatchObject({ status: 'PENDING', attempts: 0, nextAttemptAt: START, leaseUntil: null });
-    expect(receiver.at(t.path('/slower')).map((r) => JSON.parse(r.body).i)).toEqual(Array.from({ length: 11 }, (_, i) => i));
+    expect(await t.round()).toEqual({ claimed: 5, delivered: 3, failed: 0, retried: 0, released: 2, disabled: 0, backlog: true });
+    const [, , , fourth, fifth] = await t.deliveries(hook.id);
+    for (const d of [fourth, fifth]) expect(d).toMatchObject({ status: 'PENDING', attempts: 0, nextAttemptAt: START, leaseUntil: null });
+    expect(receiver.at(t.path('/slower')).map((r) => JSON.parse(r.body).i)).toEqual([0, 1, 2]);
     expect(await t.webhook(hook.id)).toMatchObject({ consecutiveFailures: 0 });
 
-    // Due as it was, for the next round.
-    expect(await t.round()).toMatchObject({ claimed: 1, delivered: 1, released: 0 });
-    expect((await t.deliveries(hook.id))[11]).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 2, failed: 0, retried: 0, released: 0, disabled: 0, backlog: false });
+    expect(receiver.at(t.path('/slower')).map((r) => JSON.parse(r.body).i)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('takes webhooks in turn: another webhook\'s backlog fills neither a claim nor a round', async () => {
+    const t = await setup();
+    const busy = await t.hook({ path: '/busy', events: ['EMAIL_SENT'] });
+    const quiet = await t.hook({ path: '/quiet', events: ['BOUNCED_EMAIL'] });
+    for (let i = 0; i < 25; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    t.clock.advance(1_000);
+    await t.emit('BOUNCED_EMAIL', { campaignId: 'c1', fields: { i: 'quiet' } });
+
+    // Five a claim: the quiet webhook's one event, newer than all 25, is among them.
+    expect(await t.round({ max: 5 })).toMatchObject({ claimed: 5, delivered: 5, backlog: true });
+    expect(receiver.at(t.path('/quiet'))).toHaveLength(1);
+    expect(receiver.at(t.path('/busy')).map((r) => JSON.parse(r.body).i)).toEqual([0, 1, 2, 3]);
+    expect((await t.deliveries(quiet.id))[0]).toMatchObject({ status: 'DELIVERED' });
+    // A webhook's share of a round is 10, however many are due: the next round comes at once.
+    expect(await t.round()).toEqual({ claimed: 10, delivered: 10, failed: 0, retried: 0, released: 0, disabled: 0, backlog: true });
+    expect(await t.round()).toEqual({ claimed: 10, delivered: 10, failed: 0, retried: 0, released: 0, disabled: 0, backlog: true });
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0, backlog: false });
+    expect(receiver.at(t.path('/busy')).map((r) => JSON.parse(r.body).i)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect((await t.deliveries(busy.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
   });
 
   it('refuses private targets unless they are allowed: a failure, and no request reaches the receiver', async () => {
@@ -380,7 +412,7 @@ describe('webhook delivery', () => {
     const byName = await t.hook({ url: `http://localhost:${receiver.port}${t.path('/name')}`, events: ['EMAIL_SENT'] });
     await t.emit('EMAIL_SENT', { campaignId: 'c1' });
 
-    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 0, retried: 2, released: 0, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 2, delivered: 0, failed: 0, retried: 2, released: 0, disabled: 0, backlog: false });
     expect(receiver.at(t.path('/ip'))).toHaveLength(0);
     expect(receiver.at(t.path('/name'))).toHaveLength(0);
     const [ipDelivery] = await t.deliveries(byIp.id);
@@ -397,9 +429,14 @@ describe('webhook delivery', () => {
     receiver.answer(t.path('/busy'), () => ({ status: 200, body: 'ok', delayMs: 20 }));
     for (let i = 0; i < 30; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
 
-    const [a, b] = await Promise.all([t.round({ max: 20 }), t.round({ max: 20 })]);
-    expect(a.claimed + b.claimed).toBe(30);
-    expect(a.delivered + b.delivered).toBe(30);
+    // Two rounds at once, again and again until nothing is left: they never claim the same
+    // delivery (each takes the webhook's share, 10, of what the other has not locked).
+    const pairs: WebhookRoundResult[][] = [];
+    do pairs.push(await Promise.all([t.round({ max: 20 }), t.round({ max: 20 })]));
+    while (pairs.at(-1)!.some((r) => r.claimed > 0));
+    expect(pairs[0]!.map((r) => r.claimed).sort()).toEqual([10, 10]);
+    expect(pairs.flat().reduce((sum, r) => sum + r.claimed, 0)).toBe(30);
+    expect(pairs.flat().reduce((sum, r) => sum + r.delivered, 0)).toBe(30);
     const ids = receiver.at(t.path('/busy')).map((r) => r.headers['x-outreach-event-id']);
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
@@ -431,9 +468,33 @@ describe('webhook delivery', () => {
     const hook = await t.hook({ path: '/lone', events: ['EMAIL_SENT'] });
     expect(await t.emit('EMAIL_SENT', { campaignId: 'c1' })).toBe(1);
 
-    expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0 });
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0, backlog: false });
     expect(receiver.at(t.path('/lone'))).toHaveLength(1);
     expect((await t.deliveries(hook.id))[0]).toMatchObject({ status: 'DELIVERED', attempts: 1, leaseUntil: null });
+  });
+
+  it('runs as a worker loop on the system clock: a quiet webhook\'s event goes out while a slow one works through its backlog', async () => {
+    const t = await setup({ clock: systemClock });
+    await t.hook({ path: '/backlog', events: ['EMAIL_SENT'] });
+    const quiet = await t.hook({ path: '/quiet-worker', events: ['BOUNCED_EMAIL'] });
+    receiver.answer(t.path('/backlog'), () => ({ status: 200, delayMs: 50 }));
+    for (let i = 0; i < 60; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    const worker = startWebhookWorker({ deps: t.deps, intervalMs: 100, workspaceIds: [t.ws] });
+    let backlogBefore = -1;
+    try {
+      await receiver.arrival(t.path('/backlog'));
+      const arrived = receiver.arrival(t.path('/quiet-worker')).then(() => (backlogBefore = receiver.at(t.path('/backlog')).length));
+      // Newer than all 60, emitted once the backlog's first POST has arrived.
+      await t.emit('BOUNCED_EMAIL', { campaignId: 'c1', fields: { i: 'quiet' } });
+      await Promise.race([arrived, new Promise((r) => setTimeout(r, 15_000))]);
+    } finally {
+      await worker.stop();
+    }
+    expect((await t.deliveries(quiet.id))[0]).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+    // Taken strictly oldest first, it waited for all 60 (3 s of answers); in turn, it goes out
+    // in the round after the one under way: at most two rounds' shares of the backlog before it.
+    expect(backlogBefore).toBeGreaterThan(0);
+    expect(backlogBefore).toBeLessThanOrEqual(20);
   });
 
   it('runs as a worker loop on the system clock and delivers a single event', async () => {

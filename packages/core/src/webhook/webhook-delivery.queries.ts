@@ -20,33 +20,59 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Locks due deliveries (SKIP LOCKED: another worker's are left to it), oldest due first,
- * and leases them. Served by webhook_deliveries_due_idx. $1 now, $2 how many, $3 the
- * workspaces to serve (null: all), $4 the longest an attempt may take (ms), $5 the runners,
- * $6 the margin for the claim (ms).
+ * Locks due deliveries (SKIP LOCKED: another worker's are left to it) and leases them, taking
+ * webhooks in turn: at most $5 of each webhook (its oldest due), and the first of every
+ * webhook before the second of any, oldest due first. Taken strictly oldest first, one
+ * webhook's backlog filled every claim, and a quiet workspace's lone event waited for the
+ * whole of it (a slow receiver with 500 events queued: 100 s). $1 now, $2 how many, $3 the
+ * workspaces to serve (null: all), $4 the lease (ms, claimLeaseMs), $5 the most of one webhook.
  *
- * The lease is the round at its slowest, every attempt taking $4: the webhook with the
- * most deliveries claimed goes one after another, and the others at worst fill the other
- * runners first (list scheduling finishes within (n - g)/runners + g attempts, g that
- * largest group). $6 more covers the time from $1 to the first POST: the k-th attempt
- * (from 0) of a turn of `span` starts by $1 + claim + k·$4, when (span - k)·$4 + $6 - claim
- * of the lease is left, at least $4 as long as the claim took no more than $6.
+ * The webhooks with deliveries pending are found by skipping through
+ * webhook_deliveries_webhook_pending_idx (one probe per such webhook, however long their
+ * backlogs; ordered by its first two columns, which only it gives, so that no plan walks a
+ * webhook's delivered rows in webhook_deliveries_webhook_id_created_at_idx instead), and each one's oldest due delivery is read from the same index. Of the $2 webhooks
+ * whose oldest is oldest, up to $5 deliveries each are locked, skipping those another claim
+ * holds (two workers at once take different deliveries), and $2 of them taken in turn; the
+ * rest are unlocked as the statement ends.
  */
 export const CLAIM_SQL = `
-  WITH due AS (
-    SELECT id, webhook_id FROM webhook_deliveries
-     WHERE status = 'PENDING' AND next_attempt_at <= $1::timestamptz
-       AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
-       AND ($3::text[] IS NULL OR workspace_id = ANY($3::text[]))
-     ORDER BY next_attempt_at, created_at, id
+  WITH RECURSIVE pending AS (
+    (SELECT webhook_id FROM webhook_deliveries WHERE status = 'PENDING' ORDER BY webhook_id, next_attempt_at LIMIT 1)
+    UNION ALL
+    SELECT (SELECT d.webhook_id FROM webhook_deliveries d
+             WHERE d.status = 'PENDING' AND d.webhook_id > pending.webhook_id ORDER BY d.webhook_id, d.next_attempt_at LIMIT 1)
+      FROM pending WHERE pending.webhook_id IS NOT NULL
+  ), firsts AS (
+    SELECT pending.webhook_id, f.next_attempt_at, f.created_at, f.id
+      FROM pending
+     CROSS JOIN LATERAL (
+       SELECT d.id, d.next_attempt_at, d.created_at FROM webhook_deliveries d
+        WHERE d.webhook_id = pending.webhook_id AND d.status = 'PENDING' AND d.next_attempt_at <= $1::timestamptz
+          AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
+          AND ($3::text[] IS NULL OR d.workspace_id = ANY($3::text[]))
+        ORDER BY d.next_attempt_at, d.created_at, d.id
+        LIMIT 1
+     ) f
+     ORDER BY f.next_attempt_at, f.created_at, f.id
      LIMIT $2
-     FOR UPDATE SKIP LOCKED
-  ), span AS (
-    SELECT MAX(n) + CEIL((SUM(n) - MAX(n)) / $5::numeric) AS attempts
-      FROM (SELECT COUNT(*) AS n FROM due GROUP BY webhook_id) per_webhook
+  ), candidates AS (
+    SELECT c.id, c.webhook_id, c.next_attempt_at, c.created_at,
+           ROW_NUMBER() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.created_at, c.id) AS turn
+      FROM firsts
+     CROSS JOIN LATERAL (
+       SELECT d.id, d.webhook_id, d.next_attempt_at, d.created_at FROM webhook_deliveries d
+        WHERE d.webhook_id = firsts.webhook_id AND d.status = 'PENDING' AND d.next_attempt_at <= $1::timestamptz
+          AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
+          AND ($3::text[] IS NULL OR d.workspace_id = ANY($3::text[]))
+        ORDER BY d.next_attempt_at, d.created_at, d.id
+        LIMIT $5
+        FOR UPDATE SKIP LOCKED
+     ) c
+  ), due AS (
+    SELECT id FROM candidates ORDER BY turn, next_attempt_at, created_at, id LIMIT $2
   )
-  UPDATE webhook_deliveries d SET lease_until = $1::timestamptz + (span.attempts * $4::bigint + $6::bigint) * interval '1 millisecond'
-    FROM due, span, webhooks h
+  UPDATE webhook_deliveries d SET lease_until = $1::timestamptz + $4::bigint * interval '1 millisecond'
+    FROM due, webhooks h
    WHERE d.id = due.id AND h.id = d.webhook_id
   RETURNING d.id, d.webhook_id, d.workspace_id, d.event, d.payload, d.attempts, d.created_at,
             d.next_attempt_at, d.lease_until, h.url, h.secret_enc, h.status::text AS webhook_status`;
@@ -92,18 +118,16 @@ export function claimDueDeliveries(options: {
   now: Date;
   max: number;
   workspaceIds: string[] | null;
-  slowestAttemptMs: number;
-  runners: number;
-  claimMarginMs: number;
+  leaseMs: number;
+  perWebhook: number;
 }): Promise<ClaimedDelivery[]> {
   return options.db.$queryRawUnsafe<ClaimedDelivery[]>(
     CLAIM_SQL,
     options.now.toISOString(),
     options.max,
     options.workspaceIds,
-    options.slowestAttemptMs,
-    options.runners,
-    options.claimMarginMs,
+    options.leaseMs,
+    options.perWebhook,
   );
 }
 

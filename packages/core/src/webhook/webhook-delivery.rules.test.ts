@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  attemptMayStart,
+  claimLeaseMs,
   deliveryHeaders,
   disablesWebhook,
-  leaseAllowsAttempt,
   outcomeOfResponse,
   recordedError,
   responseText,
@@ -13,6 +14,7 @@ import {
   WEBHOOK_MAX_CONSECUTIVE_FAILURES,
   WEBHOOK_RETRY_CAP_MS,
   WEBHOOK_RETRY_WINDOW_MS,
+  WEBHOOK_ROUND_BUDGET_MS,
   WEBHOOK_USER_AGENT,
   webhookRetryDelayMs,
   webhookTurns,
@@ -36,13 +38,17 @@ describe('webhook retry delay', () => {
   });
 });
 
-describe('lease arithmetic', () => {
-  it('an attempt may take the timeout plus the margin, and starts only with that much of the lease left', () => {
+describe('a claim\'s lease and a round\'s budget', () => {
+  it('an attempt starts only within the round\'s first 5 s, and the slowest one started then ends within the lease', () => {
     expect(slowestAttemptMs(10_000)).toBe(10_000 + WEBHOOK_LEASE_MARGIN_MS);
-    const lease = new Date('2025-06-02T09:01:00.000Z');
-    expect(leaseAllowsAttempt({ lease, now: new Date('2025-06-02T09:00:45.000Z'), slowestAttemptMs: 15_000 })).toBe(true);
-    expect(leaseAllowsAttempt({ lease, now: new Date('2025-06-02T09:00:45.001Z'), slowestAttemptMs: 15_000 })).toBe(false);
-    expect(leaseAllowsAttempt({ lease, now: new Date('2025-06-02T09:02:00.000Z'), slowestAttemptMs: 15_000 })).toBe(false);
+    expect(WEBHOOK_ROUND_BUDGET_MS).toBe(5_000);
+    const roundStart = new Date('2025-06-02T09:00:00.000Z');
+    expect(attemptMayStart({ roundStart, now: roundStart })).toBe(true);
+    expect(attemptMayStart({ roundStart, now: new Date('2025-06-02T09:00:04.999Z') })).toBe(true);
+    expect(attemptMayStart({ roundStart, now: new Date('2025-06-02T09:00:05.000Z') })).toBe(false);
+    // The last attempt may start at 4.999 s and take the timeout and the margin: 19.999 s.
+    expect(claimLeaseMs(10_000)).toBe(20_000);
+    expect(4_999 + slowestAttemptMs(10_000)).toBeLessThan(claimLeaseMs(10_000));
   });
 });
 

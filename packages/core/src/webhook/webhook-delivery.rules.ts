@@ -1,18 +1,12 @@
 // The webhook worker's policy (pure: no database, no I/O, the time always a parameter): the
-// retry backoff and window, the lease an attempt needs left, when a webhook is disabled, the
-// order a round POSTs its deliveries in, and what a delivery's request and recorded answer
+// retry backoff and window, a claim's lease and a round's budget, when a webhook is disabled,
+// the order a round POSTs its deliveries in, and what a delivery's request and recorded answer
 // look like. webhook-delivery.service.ts applies it.
 import { unitFraction } from '../shared/hash';
 import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from './webhook-signature.rules';
 
 export const WEBHOOK_USER_AGENT = 'Outreach-Webhooks/1';
-/**
- * What an attempt may take beyond the timeout (recording its outcome): the lease allows the
- * timeout plus this for each attempt, and an attempt starts only with at least that much left.
- * The lease also allows this once more for the claim (the query and the sorting before the
- * first POST): without it the last attempt of the slowest turn, one delivery alone included,
- * would find a hair less than an attempt left on a clock that moves, and never start.
- */
+/** What an attempt may take beyond the timeout (recording its outcome), allowed for by a claim's lease. */
 export const WEBHOOK_LEASE_MARGIN_MS = 5_000;
 /** The first retry waits up to this long; each further one up to twice as long as the one before… */
 export const WEBHOOK_RETRY_BASE_MS = 30_000;
@@ -23,8 +17,21 @@ export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
 /** A webhook failing this many times in a row (attempts spaced by the backoff, over all its deliveries) is disabled. */
 export const WEBHOOK_MAX_CONSECUTIVE_FAILURES = 20;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
-/** Webhooks a round POSTs to at once (the runners its lease is computed for). */
+/** Webhooks a round POSTs to at once. */
 export const WEBHOOK_CONCURRENCY = 10;
+/**
+ * The most deliveries of one webhook a round takes: a webhook's turn is one POST after
+ * another, and the round, the other webhooks' next events with it, waits for its longest turn.
+ * A webhook with more due is served again by the next round, at once.
+ */
+export const WEBHOOK_TURN_MAX = 10;
+/**
+ * A round starts no attempt once it has run this long (from the clock reading its claim leases
+ * from): the deliveries left go back, due at once, to the next round, which starts at once and
+ * takes webhooks in turn again. A receiver answering slowly (each answer well inside the
+ * timeout) kept the round, and every other webhook's next event, for its whole turn.
+ */
+export const WEBHOOK_ROUND_BUDGET_MS = 5_000;
 /** Characters of a response body kept in `last_resp`. */
 const LAST_RESP_BODY_LIMIT = 500;
 /** Characters of an error kept in `last_error` and `last_resp`. */
@@ -46,12 +53,23 @@ export function slowestAttemptMs(timeoutMs: number): number {
 }
 
 /**
- * Whether an attempt may start at `now` under `lease`: only with the slowest attempt's time
- * left, since past the lease another worker may claim the delivery and POST it while this
- * POST runs.
+ * How long a claim leases its deliveries: the round's budget, and the slowest attempt, one that
+ * starts just before the budget runs out. Every attempt a round starts (attemptMayStart) has
+ * ended, at the slowest, before its lease passes and another worker may claim it; a worker that
+ * dies leaves its deliveries to others after this long.
  */
-export function leaseAllowsAttempt(options: { lease: Date; now: Date; slowestAttemptMs: number }): boolean {
-  return options.lease.getTime() - options.now.getTime() >= options.slowestAttemptMs;
+export function claimLeaseMs(timeoutMs: number): number {
+  return WEBHOOK_ROUND_BUDGET_MS + slowestAttemptMs(timeoutMs);
+}
+
+/**
+ * Whether a round whose claim leased from `roundStart` may start an attempt at `now`: within the
+ * round's budget (WEBHOOK_ROUND_BUDGET_MS), so the attempt ends within the lease (claimLeaseMs).
+ * The round's first attempts may (unless the claim itself took the whole budget), so every
+ * round delivers something.
+ */
+export function attemptMayStart(options: { roundStart: Date; now: Date }): boolean {
+  return options.now.getTime() - options.roundStart.getTime() < WEBHOOK_ROUND_BUDGET_MS;
 }
 
 /**

@@ -4,13 +4,14 @@
 //
 // - Claiming: due PENDING rows are locked with SKIP LOCKED and leased in one statement, so
 //   concurrent workers (and processes) never POST the same row at once; a worker that dies
-//   leaves its rows to be taken again when the lease passes. The lease covers the slowest
-//   the round can be (every POST timing out), plus a margin for the claim itself (the time
-//   from the clock reading it leases from to the first POST), and a delivery is not POSTed
-//   once too little of it is left, so no row is POSTed again by another worker while its
-//   first POST is running. So every attempt that starts has a slowest attempt's time left,
-//   and the last attempt of the slowest webhook's turn can still start.
+//   leaves its rows to be taken again when the lease passes. The lease covers the round's
+//   budget (no attempt starts after its first 5 s) and the slowest attempt (a POST timing
+//   out, and its recording), so no row is POSTed again by another worker while its first POST
+//   is running.
 //   An outcome is recorded only while the claim still holds (the row is PENDING with our lease).
+// - Fairness: a claim takes webhooks in turn, a bounded share of each, and a round stops
+//   starting attempts after a few seconds, so one webhook's backlog or slow receiver delays
+//   another workspace's events by a round at most, not by the whole backlog.
 // - Circuit breaking: a webhook's deliveries are POSTed one after another, and its first
 //   failure makes all its pending deliveries wait for that failure's retry time. Its
 //   consecutive failures are then attempts spaced by the backoff, so a receiver down for a
@@ -20,7 +21,7 @@
 // - Time comes from deps.ports.clock only; the timeout is real time. The POST goes through
 //   deps.ports.webhookHttp (the outbound guard and pinned lookup are there).
 //
-// The policy (backoff, lease arithmetic, order, headers) is in webhook-delivery.rules.ts, the
+// The policy (backoff, lease and budget, order, headers) is in webhook-delivery.rules.ts, the
 // statements in webhook-delivery.queries.ts.
 import type { Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
@@ -28,19 +29,19 @@ import { startWorkerLoop } from '../shared/worker-loop';
 import { emitWebhookEvent } from './webhook-outbox.service';
 import { systemAlertFields } from './webhook-payload.rules';
 import {
+  attemptMayStart,
+  claimLeaseMs,
   deliveryHeaders,
   disablesWebhook,
-  leaseAllowsAttempt,
   outcomeOfResponse,
   recordedError,
   responseText,
   retryAfterFailure,
   retryWindowStart,
-  slowestAttemptMs as slowestAttemptMsOf,
   WEBHOOK_CONCURRENCY,
-  WEBHOOK_LEASE_MARGIN_MS,
   WEBHOOK_MAX_CONSECUTIVE_FAILURES,
   WEBHOOK_TIMEOUT_MS,
+  WEBHOOK_TURN_MAX,
   webhookTurns,
   type WebhookOutcome,
 } from './webhook-delivery.rules';
@@ -71,6 +72,11 @@ export interface WebhookRoundResult {
   released: number;
   /** Webhooks disabled this round. */
   disabled: number;
+  /**
+   * Due deliveries were left for the next round, which starts at once: the claim was full, a
+   * webhook had its whole share (WEBHOOK_TURN_MAX), or turns were cut short by the round's budget.
+   */
+  backlog: boolean;
 }
 
 type Recorded = 'delivered' | 'retried' | 'failed' | 'lost';
@@ -78,8 +84,10 @@ type Recorded = 'delivered' | 'retried' | 'failed' | 'lost';
 type RecordResult = { status: Recorded; disabled: boolean; restFailed: number; restReleased: number };
 
 /**
- * One round: claims up to `max` due deliveries and POSTs them, 10 webhooks at a time, each
- * webhook's deliveries one after another (oldest first), recording each outcome. A 2xx
+ * One round: claims up to `max` due deliveries, webhooks in turn (at most 10 of one webhook,
+ * the first of each before the second of any), and POSTs them, 10 webhooks at a time, each
+ * webhook's deliveries one after another (oldest first), recording each outcome; no attempt
+ * starts after the round's first 5 s (the rest go to the next round). A 2xx
  * delivers; anything else (another status, a timeout, a refused target, a network error) is
  * retried with backoff until 24 h after the event, counts towards the webhook's consecutive
  * failures, and ends the webhook's turn: its other pending deliveries wait for the failure's
@@ -96,21 +104,28 @@ export async function deliverDueWebhooks(options: {
   const { deps } = options;
   const max = options.max ?? 50;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
-  const slowestAttemptMs = slowestAttemptMsOf(timeoutMs);
+  const roundStart = deps.ports.clock.now();
   const claimed = await claimDueDeliveries({
     db: deps.db,
-    now: deps.ports.clock.now(),
+    now: roundStart,
     max,
     workspaceIds: options.workspaceIds ?? null,
-    slowestAttemptMs,
-    runners: WEBHOOK_CONCURRENCY,
-    claimMarginMs: WEBHOOK_LEASE_MARGIN_MS,
+    leaseMs: claimLeaseMs(timeoutMs),
+    perWebhook: WEBHOOK_TURN_MAX,
   });
-  const result: WebhookRoundResult = { claimed: claimed.length, delivered: 0, failed: 0, retried: 0, released: 0, disabled: 0 };
+  const groups = webhookTurns(claimed);
+  const result: WebhookRoundResult = {
+    claimed: claimed.length,
+    delivered: 0,
+    failed: 0,
+    retried: 0,
+    released: 0,
+    disabled: 0,
+    backlog: claimed.length >= max || groups.some((group) => group.length >= WEBHOOK_TURN_MAX),
+  };
   if (!claimed.length) return result;
   // One lease for the whole claim (one statement set it).
   const lease = new Date(claimed[0]!.lease_until);
-  const groups = webhookTurns(claimed);
 
   const errors: unknown[] = [];
   const webhookTurn = async (group: ClaimedDelivery[]) => {
@@ -118,8 +133,9 @@ export async function deliverDueWebhooks(options: {
       const delivery = group[i]!;
       const rest = group.slice(i + 1).map((d) => d.id);
       try {
-        if (!leaseAllowsAttempt({ lease, now: deps.ports.clock.now(), slowestAttemptMs })) {
+        if (!attemptMayStart({ roundStart, now: deps.ports.clock.now() })) {
           result.released += await releaseDeliveries({ db: deps.db, ids: [delivery.id, ...rest], lease });
+          result.backlog = true;
           return;
         }
         const outcome = await attempt({ deps, delivery, timeoutMs });
@@ -264,7 +280,7 @@ export interface WebhookWorker {
   /** Resolves after the next round has run (tests and the CLI). */
   nextRound(): Promise<WebhookRoundResult>;
 }
-/** The webhook loop of the worker role: a round every `intervalMs`, at once while rounds claim a full batch. */
+/** The webhook loop of the worker role: a round every `intervalMs`, at once while rounds leave due deliveries behind (`backlog`). */
 export function startWebhookWorker(options: {
   deps: ServiceDeps;
   intervalMs?: number;
@@ -286,7 +302,7 @@ export function startWebhookWorker(options: {
     observer: deps.observer,
     intervalMs,
     round: () => deliverDueWebhooks({ deps, max, timeoutMs: options.timeoutMs, workspaceIds: options.workspaceIds }),
-    more: (result) => result.claimed >= max,
+    more: (result) => result.backlog,
     report: (result) => {
       totals.delivered += result.delivered;
       totals.failed += result.failed;
