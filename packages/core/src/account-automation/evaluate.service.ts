@@ -16,7 +16,7 @@
 import { isDeadlock, newId, type PrismaClient, type Tx } from '@outreach/db';
 import type { Logger } from 'pino';
 import type { ServiceDeps } from '../shared/context';
-import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
+import { emitSystemAlert } from '../webhook/index';
 import {
   type AutomationMetric,
   type AutomationOperator,
@@ -143,16 +143,13 @@ async function runAction(options: { tx: Tx; rule: EvaluatedRule; action: RuleAct
     }
     case 'NOTIFY': {
       const condition = conditionText({ metric: rule.metric, value, operator: rule.operator, threshold: rule.threshold, windowDays: rule.windowDays });
-      const queued = await emitWebhookEvent({
+      const queued = await emitSystemAlert({
         tx,
         workspaceId: rule.workspaceId,
-        event: 'SYSTEM_ALERT',
-        campaignId: null,
         now,
-        fields: systemAlertFields({
+        alert: {
           alert_type: 'AUTOMATION_RULE_FIRED',
           message: `automation rule "${rule.name}" fired for ${mailbox.email}: ${condition}; actions: ${rule.actions.map((a) => a.type).join(', ')}`,
-          at: now,
           rule_id: rule.id,
           rule_name: rule.name,
           email_account_id: mailbox.id,
@@ -163,7 +160,7 @@ async function runAction(options: { tx: Tx; rule: EvaluatedRule; action: RuleAct
           threshold: rule.threshold,
           window_days: rule.windowDays,
           actions: rule.actions.map((a) => a.type),
-        }),
+        },
       });
       return queued
         ? { ...base, result: 'APPLIED', detail: `SYSTEM_ALERT queued for ${queued} webhook${queued === 1 ? '' : 's'}` }

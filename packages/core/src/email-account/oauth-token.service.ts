@@ -18,7 +18,7 @@
 import type { ServiceDeps } from '../shared/context';
 import type { MailServerSettings } from '../shared/mail-verifier';
 import { isOAuthProvider, OAuthGrantRevokedError } from '../shared/oauth/index';
-import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
+import { emitSystemAlert } from '../webhook/index';
 
 /** A token expiring sooner than this is refreshed before use. */
 export const ACCESS_TOKEN_MARGIN_MS = 5 * 60_000;
@@ -213,21 +213,18 @@ async function disconnectRevoked(options: { deps: ServiceDeps; row: TokenRow; re
       now.toISOString(),
     );
     if (!hit) return false;
-    await emitWebhookEvent({
+    await emitSystemAlert({
       tx,
       workspaceId: hit.workspace_id,
-      event: 'SYSTEM_ALERT',
-      campaignId: null,
       now,
-      fields: systemAlertFields({
+      alert: {
         alert_type: 'ACCOUNT_DISCONNECTED',
         message: `mailbox ${hit.email} was disconnected: its OAuth grant was revoked or has expired (${why}); authorize it again`,
-        at: now,
         email_account_id: hit.id,
         email: hit.email,
         provider: hit.provider,
         disconnect_reason: OAUTH_REVOKED_REASON,
-      }),
+      },
     });
     return true;
   });

@@ -11,7 +11,7 @@ import { newId, type Prisma, type Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import { observerOf } from '../shared/observer';
 import { afterLabelChanged, enrolOnTrigger, leadsForEvents } from '../lead/index';
-import { bouncedEmailFields, emitWebhookEvent, replyEventFields, systemAlertFields, type ReplyKind, type Sentiment } from '../webhook/index';
+import { bouncedEmailFields, emitSystemAlert, emitWebhookEvent, replyEventFields, type ReplyKind, type Sentiment } from '../webhook/index';
 import { pauseOnBounceRate } from '../shared/bounce-protection.service';
 import { isWarmupMail } from '../shared/warmup-code';
 import { classifyIncoming, type Classification } from './incoming.rules';
@@ -336,11 +336,11 @@ export async function ingestMessage(options: { deps: ServiceDeps; mailbox: Inges
           }),
       });
       if (paused) {
-        await emitWebhookEvent({
-          tx, workspaceId: mailbox.workspaceId, event: 'SYSTEM_ALERT', campaignId: null, now,
-          fields: async () => {
+        await emitSystemAlert({
+          tx, workspaceId: mailbox.workspaceId, now,
+          alert: async () => {
             const campaign = await campaignOf();
-            return systemAlertFields({ alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${campaign.name}" paused: ${paused}`, at: now, camp_id: campaign.id, campaign_name: campaign.name });
+            return { alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${campaign.name}" paused: ${paused}`, camp_id: campaign.id, campaign_name: campaign.name };
           },
         });
       }

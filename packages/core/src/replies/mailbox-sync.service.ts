@@ -12,7 +12,7 @@ import type { ServiceDeps } from '../shared/context';
 import { MailLoginError } from '../shared/mail-verifier';
 import type { FetchBatch } from '../shared/mailbox-reader';
 import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
-import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
+import { emitSystemAlert } from '../webhook/index';
 import { ingestMessage, keepUnreadable, type IngestResult } from './ingest.service';
 import { IMAP_DISCONNECTED, isReadable, READABLE } from './readable-mailbox.rules';
 
@@ -167,13 +167,11 @@ async function failed(options: { deps: ServiceDeps; mailbox: MailboxRow; reason:
     await tx.emailAccount.updateMany({ where: { id: mailbox.id }, data: { imapFailures: failures, imapRetryAt: retryAt, lastError: `IMAP: ${message}`.slice(0, 500) } });
     const disconnect = reason === 'auth' && (await tx.emailAccount.updateMany({ where: { id: mailbox.id, status: 'ACTIVE' }, data: IMAP_DISCONNECTED })).count > 0;
     if (disconnect) {
-      await emitWebhookEvent({
+      await emitSystemAlert({
         tx,
         workspaceId: mailbox.workspace_id,
-        event: 'SYSTEM_ALERT',
-        campaignId: null,
         now,
-        fields: systemAlertFields({ alert_type: 'MAILBOX_DISCONNECTED', message: `mailbox ${mailbox.email} was disconnected: its IMAP login was refused (${message})`, at: now, email_account_id: mailbox.id, email: mailbox.email }),
+        alert: { alert_type: 'MAILBOX_DISCONNECTED', message: `mailbox ${mailbox.email} was disconnected: its IMAP login was refused (${message})`, email_account_id: mailbox.id, email: mailbox.email },
       });
     }
     return disconnect;

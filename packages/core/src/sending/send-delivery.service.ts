@@ -11,7 +11,7 @@ import type { Tx } from '@outreach/db';
 import { createBatcher } from '../shared/batcher';
 import type { ServiceDeps } from '../shared/context';
 import type { SendOutcome } from '../shared/mail-sender';
-import { emitWebhookEvent, systemAlertFields } from '../webhook/index';
+import { emitSystemAlert } from '../webhook/index';
 import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
 import { MAX_SEND_ATTEMPTS, retryDelayMs } from './pacing.rules';
 import { MARK_DATA_SQL, RELEASE_CLAIMS_SQL } from './scheduler.queries';
@@ -177,19 +177,16 @@ export async function deliverClaim(options: {
           data: { status: 'DISCONNECTED', disconnectReason: 'smtp_auth', lastError: outcome.message.slice(0, 500) },
         });
         if (disconnected.count) {
-          await emitWebhookEvent({
+          await emitSystemAlert({
             tx,
             workspaceId: claim.workspaceId,
-            event: 'SYSTEM_ALERT',
-            campaignId: null,
             now,
-            fields: systemAlertFields({
+            alert: {
               alert_type: 'MAILBOX_DISCONNECTED',
               message: `mailbox ${claim.mailbox.email} was disconnected: its SMTP login was refused (${outcome.message})`,
-              at: now,
               email_account_id: claim.mailbox.id,
               email: claim.mailbox.email,
-            }),
+            },
           });
         }
         await releaseLead(tx, claim, now);

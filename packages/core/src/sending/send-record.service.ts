@@ -16,7 +16,7 @@ import type { ServiceDeps } from '../shared/context';
 import { createBatcher, type Pending } from '../shared/batcher';
 import { runRetryingConcurrentChanges } from '../shared/operation-retry';
 import { observerOf } from '../shared/observer';
-import { bouncedEmailFields, emailSentFields, emitWebhookEvent, emitWebhookEvents, systemAlertFields, type PayloadLead } from '../webhook/index';
+import { bouncedEmailFields, emailSentFields, emitSystemAlert, emitWebhookEvent, emitWebhookEvents, type PayloadLead } from '../webhook/index';
 import { leadsForEvents } from '../lead/index';
 import { RECORD_SENT_SQL } from './scheduler.queries';
 import { RECORD_SENTS_SQL, type SentRow } from './send-record.queries';
@@ -275,13 +275,11 @@ async function writeSend(options: Parameters<typeof recordSend>[0]): Promise<{ h
         }),
     });
     if (paused) {
-      await emitWebhookEvent({
+      await emitSystemAlert({
         tx,
         workspaceId: claim.workspaceId,
-        event: 'SYSTEM_ALERT',
-        campaignId: null,
         now,
-        fields: systemAlertFields({ alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${claim.campaignName}" paused: ${paused}`, at: now, camp_id: claim.campaignId, campaign_name: claim.campaignName }),
+        alert: { alert_type: 'CAMPAIGN_AUTO_PAUSED', message: `campaign "${claim.campaignName}" paused: ${paused}`, camp_id: claim.campaignId, campaign_name: claim.campaignName },
       });
     }
     // The mailbox's automation rules see this bounce at once: one pausing it takes it out of

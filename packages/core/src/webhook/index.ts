@@ -3,7 +3,7 @@ import { addWebhook, deleteWebhooks, listWebhooks, testWebhook } from './webhook
 
 // Emitting events, for the domains whose changes trigger webhooks (lead, replies, sending, unibox):
 // the outbox and the payload builders, so every event of a kind carries the same fields.
-export { emitWebhookEvent, emitWebhookEvents, webhookListensSql, type ReplyKind } from './webhook-outbox.service';
+export { emitSystemAlert, emitWebhookEvent, emitWebhookEvents, webhookListensSql, type ReplyKind, type SystemAlertEvent } from './webhook-outbox.service';
 export {
   type PayloadLead,
   type Sentiment,
@@ -12,7 +12,6 @@ export {
   labelEventFields,
   leadFields,
   replyEventFields,
-  systemAlertFields,
   uniboxEmailSentFields,
 } from './webhook-payload.rules';
 export { LABEL_EVENT_PREFIX } from './webhook.rules';

@@ -26,8 +26,7 @@
 import type { Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
 import { startWorkerLoop } from '../shared/worker-loop';
-import { emitWebhookEvent } from './webhook-outbox.service';
-import { systemAlertFields } from './webhook-payload.rules';
+import { emitSystemAlert } from './webhook-outbox.service';
 import {
   attemptMayStart,
   claimLeaseMs,
@@ -257,19 +256,16 @@ async function disableWebhook(options: { tx: Tx; webhookId: string; url: string;
   const { tx, webhookId, url, workspaceId, failures, now } = options;
   const gaveUp = await disableWebhookAndFailPending({ tx, webhookId, now });
   // The webhook is DISABLED already in this transaction, so the alert never goes to it.
-  await emitWebhookEvent({
+  await emitSystemAlert({
     tx,
     workspaceId,
-    event: 'SYSTEM_ALERT',
-    campaignId: null,
     now,
-    fields: systemAlertFields({
+    alert: {
       alert_type: 'WEBHOOK_DISABLED',
       disabled_webhook_id: webhookId,
       disabled_webhook_url: url,
       message: `webhook ${webhookId} (${url}) was disabled after ${failures} consecutive failed deliveries; its pending deliveries were given up`,
-      at: now,
-    }),
+    },
   });
   return gaveUp;
 }

@@ -2,6 +2,7 @@
 // webhook, so an event exists exactly when the change that caused it committed. The
 // webhook worker (webhook-delivery.service.ts) POSTs them afterwards.
 import { newId, prepared, type Tx } from '@outreach/db';
+import { systemAlertFields, type SystemAlert } from './webhook-payload.rules';
 import { ALL_CAMPAIGNS } from './webhook.rules';
 
 /**
@@ -56,6 +57,26 @@ export async function emitWebhookEvent(options: {
     replyKind: options.replyKind,
     items: [{ workspaceId: options.workspaceId, campaignId: options.campaignId, now: options.now }],
     fields: async () => [typeof fields === 'function' ? await fields() : fields],
+  });
+}
+
+/** A SYSTEM_ALERT as its emitter gives it: the alert and its message (its date is the event's `now`). */
+export type SystemAlertEvent = SystemAlert & { message: string };
+
+/**
+ * Queues a SYSTEM_ALERT (something needs a person) for the workspace's subscribers, every one of
+ * them (an alert has no campaign): `alert`, or a function computing it, called only when some
+ * webhook subscribes.
+ */
+export function emitSystemAlert(options: { tx: Tx; workspaceId: string; now: Date; alert: SystemAlertEvent | (() => Promise<SystemAlertEvent>) }): Promise<number> {
+  const { alert, now } = options;
+  return emitWebhookEvent({
+    tx: options.tx,
+    workspaceId: options.workspaceId,
+    event: 'SYSTEM_ALERT',
+    campaignId: null,
+    now,
+    fields: async () => systemAlertFields({ ...(typeof alert === 'function' ? await alert() : alert), at: now }),
   });
 }
 
