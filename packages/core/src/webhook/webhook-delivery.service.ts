@@ -52,9 +52,8 @@ import {
   holdWebhookDeliveries,
   lockWebhook,
   markAttemptFailed,
-  markDelivered,
+  recordDelivered,
   recordWebhookFailure,
-  recordWebhookSuccess,
   releaseDeliveries,
   type ClaimedDelivery,
 } from './webhook-delivery.queries';
@@ -214,14 +213,18 @@ async function record(options: { deps: ServiceDeps; delivery: ClaimedDelivery; l
   }
 
   if (outcome.ok) {
-    return deps.db.$transaction(async (tx) => {
-      // The webhook first, as a delete takes it (LOCK_WEBHOOK_SQL); gone, its delivery went with it.
-      if (!(await lockWebhook({ tx, webhookId: delivery.webhook_id }))) return { status: 'lost' as const, disabled: false, ...untouched };
-      const count = await markDelivered({ tx, id: delivery.id, lease, now, attempts: delivery.attempts + 1, statusCode: outcome.status });
-      if (!count) return { status: 'lost' as const, disabled: false, ...untouched };
-      await recordWebhookSuccess({ tx, webhookId: delivery.webhook_id, now, lastResp: responseText(outcome) });
-      return { status: 'delivered' as const, disabled: false, ...untouched };
+    // The webhook first, as a delete takes it; gone, its delivery went with it.
+    const delivered = await recordDelivered({
+      db: deps.db,
+      webhookId: delivery.webhook_id,
+      id: delivery.id,
+      lease,
+      now,
+      attempts: delivery.attempts + 1,
+      statusCode: outcome.status,
+      lastResp: responseText(outcome),
     });
+    return { status: delivered ? 'delivered' : 'lost', disabled: false, ...untouched };
   }
 
   const attempts = delivery.attempts + 1;
