@@ -8,7 +8,7 @@ import { emitWebhookEvent, emitWebhookEvents } from './webhook-outbox.service';
 import { emailSentFields } from './webhook-payload.rules';
 import { verifyWebhookSignature } from './webhook-signature.rules';
 import { deliverDueWebhooks, startWebhookWorker, type WebhookRoundResult } from './webhook-delivery.service';
-import { WEBHOOK_RETRY_WINDOW_MS, webhookRetryDelayMs } from './webhook-delivery.rules';
+import { WEBHOOK_RETRY_WINDOW_MS, WEBHOOK_TURN_MAX, webhookRetryDelayMs } from './webhook-delivery.rules';
 
 class ManualClock implements Clock {
   constructor(public at: Date) {}
@@ -389,20 +389,20 @@ describe('webhook delivery', () => {
     const t = await setup();
     const busy = await t.hook({ path: '/busy', events: ['EMAIL_SENT'] });
     const quiet = await t.hook({ path: '/quiet', events: ['BOUNCED_EMAIL'] });
-    for (let i = 0; i < 25; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    const queued = WEBHOOK_TURN_MAX + 5;
+    for (let i = 0; i < queued; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
     t.clock.advance(1_000);
     await t.emit('BOUNCED_EMAIL', { campaignId: 'c1', fields: { i: 'quiet' } });
 
-    // Five a claim: the quiet webhook's one event, newer than all 25, is among them.
+    // Five a claim: the quiet webhook's one event, newer than all the others, is among them.
     expect(await t.round({ max: 5 })).toMatchObject({ claimed: 5, delivered: 5, backlog: true });
     expect(receiver.at(t.path('/quiet'))).toHaveLength(1);
     expect(receiver.at(t.path('/busy')).map((r) => JSON.parse(r.body).i)).toEqual([0, 1, 2, 3]);
     expect((await t.deliveries(quiet.id))[0]).toMatchObject({ status: 'DELIVERED' });
-    // A webhook's share of a round is 10, however many are due: the next round comes at once.
-    expect(await t.round()).toEqual({ claimed: 10, delivered: 10, failed: 0, retried: 0, released: 0, disabled: 0, backlog: true });
-    expect(await t.round()).toEqual({ claimed: 10, delivered: 10, failed: 0, retried: 0, released: 0, disabled: 0, backlog: true });
+    // A webhook's share of a round is WEBHOOK_TURN_MAX, however many are due: the next round comes at once.
+    expect(await t.round()).toEqual({ claimed: WEBHOOK_TURN_MAX, delivered: WEBHOOK_TURN_MAX, failed: 0, retried: 0, released: 0, disabled: 0, backlog: true });
     expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0, backlog: false });
-    expect(receiver.at(t.path('/busy')).map((r) => JSON.parse(r.body).i)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(receiver.at(t.path('/busy')).map((r) => JSON.parse(r.body).i)).toEqual(Array.from({ length: queued }, (_, i) => i));
     expect((await t.deliveries(busy.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
   });
 
@@ -429,18 +429,44 @@ describe('webhook delivery', () => {
     receiver.answer(t.path('/busy'), () => ({ status: 200, body: 'ok', delayMs: 20 }));
     for (let i = 0; i < 30; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
 
-    // Two rounds at once, again and again until nothing is left: they never claim the same
-    // delivery (each takes the webhook's share, 10, of what the other has not locked).
+    // Two rounds at once (two workers), again and again until nothing is left: the webhook is one
+    // round's at a time, so they never claim the same delivery, and its events arrive in order.
     const pairs: WebhookRoundResult[][] = [];
     do pairs.push(await Promise.all([t.round({ max: 20 }), t.round({ max: 20 })]));
     while (pairs.at(-1)!.some((r) => r.claimed > 0));
-    expect(pairs[0]!.map((r) => r.claimed).sort()).toEqual([10, 10]);
+    expect(pairs[0]!.map((r) => r.claimed).sort((a, b) => a - b)).toEqual([0, WEBHOOK_TURN_MAX]);
     expect(pairs.flat().reduce((sum, r) => sum + r.claimed, 0)).toBe(30);
     expect(pairs.flat().reduce((sum, r) => sum + r.delivered, 0)).toBe(30);
+    expect(receiver.at(t.path('/busy')).map((r) => JSON.parse(r.body).i)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     const ids = receiver.at(t.path('/busy')).map((r) => r.headers['x-outreach-event-id']);
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
     expect((await t.deliveries(hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
+  });
+
+  it('gives a webhook to one round at a time: two workers cost a receiver down a moment one failure, and take other webhooks meanwhile', async () => {
+    const t = await setup();
+    const down = await t.hook({ path: '/down', events: ['EMAIL_SENT'] });
+    const other = await t.hook({ path: '/other', events: ['BOUNCED_EMAIL'] });
+    const answered = Promise.withResolvers<void>();
+    // The first POST waits until the test lets it answer 502, so the second round claims meanwhile.
+    receiver.answer(t.path('/down'), (n) => (n === 0 ? { status: 502, body: 'deploying', after: answered.promise } : { status: 200 }));
+    for (let i = 0; i < 20; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    await t.emit('BOUNCED_EMAIL', { campaignId: 'c1', fields: { i: 'other' } });
+
+    const first = t.round({ max: 1 });
+    await receiver.arrival(t.path('/down'));
+    // While the first round's POST is under way, the webhook is its turn: another round takes
+    // the other webhook, and none of the failing one's.
+    expect(await t.round()).toEqual({ claimed: 1, delivered: 1, failed: 0, retried: 0, released: 0, disabled: 0, backlog: false });
+    expect(receiver.at(t.path('/other'))).toHaveLength(1);
+    answered.resolve();
+    expect(await first).toMatchObject({ claimed: 1, retried: 1 });
+    expect(await t.webhook(down.id)).toMatchObject({ consecutiveFailures: 1, busyUntil: null });
+    expect(receiver.at(t.path('/down'))).toHaveLength(1);
+    // Its turn over, the webhook waits for its retry, all 20 with it.
+    expect(await t.round()).toMatchObject({ claimed: 0 });
+    expect((await t.deliveries(other.id))[0]).toMatchObject({ status: 'DELIVERED' });
   });
 
   it('runs as a worker loop until stopped', async () => {
@@ -477,24 +503,24 @@ describe('webhook delivery', () => {
     const t = await setup({ clock: systemClock });
     await t.hook({ path: '/backlog', events: ['EMAIL_SENT'] });
     const quiet = await t.hook({ path: '/quiet-worker', events: ['BOUNCED_EMAIL'] });
-    receiver.answer(t.path('/backlog'), () => ({ status: 200, delayMs: 50 }));
-    for (let i = 0; i < 60; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    receiver.answer(t.path('/backlog'), () => ({ status: 200, delayMs: 30 }));
+    for (let i = 0; i < 100; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
     const worker = startWebhookWorker({ deps: t.deps, intervalMs: 100, workspaceIds: [t.ws] });
     let backlogBefore = -1;
     try {
       await receiver.arrival(t.path('/backlog'));
       const arrived = receiver.arrival(t.path('/quiet-worker')).then(() => (backlogBefore = receiver.at(t.path('/backlog')).length));
-      // Newer than all 60, emitted once the backlog's first POST has arrived.
+      // Newer than all 100, emitted once the backlog's first POST has arrived.
       await t.emit('BOUNCED_EMAIL', { campaignId: 'c1', fields: { i: 'quiet' } });
       await Promise.race([arrived, new Promise((r) => setTimeout(r, 15_000))]);
     } finally {
       await worker.stop();
     }
     expect((await t.deliveries(quiet.id))[0]).toMatchObject({ status: 'DELIVERED', attempts: 1 });
-    // Taken strictly oldest first, it waited for all 60 (3 s of answers); in turn, it goes out
+    // Taken strictly oldest first, it waited for all 100 (3 s of answers); in turn, it goes out
     // in the round after the one under way: at most two rounds' shares of the backlog before it.
     expect(backlogBefore).toBeGreaterThan(0);
-    expect(backlogBefore).toBeLessThanOrEqual(20);
+    expect(backlogBefore).toBeLessThanOrEqual(2 * WEBHOOK_TURN_MAX);
   });
 
   it('runs as a worker loop on the system clock and delivers a single event', async () => {

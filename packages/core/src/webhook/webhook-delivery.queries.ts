@@ -20,20 +20,27 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Locks due deliveries (SKIP LOCKED: another worker's are left to it) and leases them, taking
- * webhooks in turn: at most $5 of each webhook (its oldest due), and the first of every
- * webhook before the second of any, oldest due first. Taken strictly oldest first, one
- * webhook's backlog filled every claim, and a quiet workspace's lone event waited for the
- * whole of it (a slow receiver with 500 events queued: 100 s). $1 now, $2 how many, $3 the
- * workspaces to serve (null: all), $4 the lease (ms, claimLeaseMs), $5 the most of one webhook.
+ * Takes webhooks for a round and leases their due deliveries: webhooks in turn, and each webhook
+ * to one worker at a time. $1 now, $2 how many deliveries, $3 the workspaces to serve (null: all),
+ * $4 the lease (ms, claimLeaseMs), $5 the most of one webhook.
+ *
+ * - In turn: at most $5 of each webhook (its oldest due), and the first of every webhook before
+ *   the second of any, oldest due first. Taken strictly oldest first, one webhook's backlog
+ *   filled every claim, and a quiet workspace's lone event waited for the whole of it (a slow
+ *   receiver with 500 events queued: 100 s).
+ * - One worker at a time: a webhook taken is `busy_until` the lease, and locked meanwhile (SKIP
+ *   LOCKED: another claim at the same moment takes other webhooks); a busy webhook is left to the
+ *   worker whose turn it is, until that turn ends (releaseWebhook) or the lease passes (the worker
+ *   died). So a webhook's deliveries go one after another, oldest first, with any number of
+ *   workers, and a failure holds its other deliveries before another worker POSTs them.
  *
  * The webhooks with deliveries pending are found by skipping through
  * webhook_deliveries_webhook_pending_idx (one probe per such webhook, however long their
  * backlogs; ordered by its first two columns, which only it gives, so that no plan walks a
- * webhook's delivered rows in webhook_deliveries_webhook_id_created_at_idx instead), and each one's oldest due delivery is read from the same index. Of the $2 webhooks
- * whose oldest is oldest, up to $5 deliveries each are locked, skipping those another claim
- * holds (two workers at once take different deliveries), and $2 of them taken in turn; the
- * rest are unlocked as the statement ends.
+ * webhook's delivered rows in webhook_deliveries_webhook_id_created_at_idx instead), and each
+ * one's due deliveries are read from the same index. The deliveries picked are locked SKIP LOCKED
+ * too (and their conditions checked again), so the claim never waits on a row lock while it holds
+ * webhooks (a delete taking deliveries, then their webhook, would deadlock with it).
  */
 export const CLAIM_SQL = `
   WITH RECURSIVE pending AS (
@@ -53,29 +60,47 @@ export const CLAIM_SQL = `
         ORDER BY d.next_attempt_at, d.created_at, d.id
         LIMIT 1
      ) f
-     ORDER BY f.next_attempt_at, f.created_at, f.id
+  ), hooks AS (
+    SELECT h.id FROM webhooks h JOIN firsts ON firsts.webhook_id = h.id
+     WHERE h.busy_until IS NULL OR h.busy_until <= $1::timestamptz
+     ORDER BY firsts.next_attempt_at, firsts.created_at, firsts.id
      LIMIT $2
+     FOR NO KEY UPDATE OF h SKIP LOCKED
   ), candidates AS (
     SELECT c.id, c.webhook_id, c.next_attempt_at, c.created_at,
            ROW_NUMBER() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.created_at, c.id) AS turn
-      FROM firsts
+      FROM hooks
      CROSS JOIN LATERAL (
        SELECT d.id, d.webhook_id, d.next_attempt_at, d.created_at FROM webhook_deliveries d
-        WHERE d.webhook_id = firsts.webhook_id AND d.status = 'PENDING' AND d.next_attempt_at <= $1::timestamptz
+        WHERE d.webhook_id = hooks.id AND d.status = 'PENDING' AND d.next_attempt_at <= $1::timestamptz
           AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
           AND ($3::text[] IS NULL OR d.workspace_id = ANY($3::text[]))
         ORDER BY d.next_attempt_at, d.created_at, d.id
         LIMIT $5
-        FOR UPDATE SKIP LOCKED
      ) c
-  ), due AS (
+  ), picked AS (
     SELECT id FROM candidates ORDER BY turn, next_attempt_at, created_at, id LIMIT $2
+  ), due AS (
+    SELECT d.id, d.webhook_id FROM webhook_deliveries d
+     WHERE d.id IN (SELECT id FROM picked)
+       AND d.status = 'PENDING' AND d.next_attempt_at <= $1::timestamptz
+       AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
+     FOR UPDATE SKIP LOCKED
+  ), busy AS (
+    UPDATE webhooks SET busy_until = $1::timestamptz + $4::bigint * interval '1 millisecond'
+     WHERE id IN (SELECT webhook_id FROM due)
   )
   UPDATE webhook_deliveries d SET lease_until = $1::timestamptz + $4::bigint * interval '1 millisecond'
     FROM due, webhooks h
    WHERE d.id = due.id AND h.id = d.webhook_id
   RETURNING d.id, d.webhook_id, d.workspace_id, d.event, d.payload, d.attempts, d.created_at,
             d.next_attempt_at, d.lease_until, h.url, h.secret_enc, h.status::text AS webhook_status`;
+
+/**
+ * A webhook's turn is over: another round (of any worker) may take it at once. Only while the
+ * turn is ours (`busy_until` still our lease). $1 webhook, $2 the lease.
+ */
+export const RELEASE_WEBHOOK_SQL = `UPDATE webhooks SET busy_until = NULL WHERE id = $1 AND busy_until = $2::timestamptz`;
 
 /** A webhook's status now (no row: deleted, its deliveries with it). $1 webhook. */
 export const WEBHOOK_STATUS_SQL = `SELECT status::text AS status FROM webhooks WHERE id = $1`;
@@ -145,6 +170,11 @@ export function claimDueDeliveries(options: {
     options.leaseMs,
     options.perWebhook,
   );
+}
+
+/** Ends the webhook's turn (RELEASE_WEBHOOK_SQL). */
+export async function releaseWebhook(options: { db: Tx; webhookId: string; lease: Date }): Promise<void> {
+  await options.db.$executeRawUnsafe(RELEASE_WEBHOOK_SQL, options.webhookId, options.lease.toISOString());
 }
 
 /** The webhook's status as it is now, right before a POST; null when it was deleted. */

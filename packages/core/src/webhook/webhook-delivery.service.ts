@@ -12,6 +12,8 @@
 // - Fairness: a claim takes webhooks in turn, a bounded share of each, and a round stops
 //   starting attempts after a few seconds, so one webhook's backlog or slow receiver delays
 //   another workspace's events by a round at most, not by the whole backlog.
+// - One worker at a time per webhook: the claim marks each webhook it takes busy (its turn)
+//   until the turn ends, so its deliveries go one after another with any number of workers.
 // - Circuit breaking: a webhook's deliveries are POSTed one after another, and its first
 //   failure makes all its pending deliveries wait for that failure's retry time. Its
 //   consecutive failures are then attempts spaced by the backoff, so a receiver down for a
@@ -55,6 +57,7 @@ import {
   recordDelivered,
   recordWebhookFailure,
   releaseDeliveries,
+  releaseWebhook,
   type ClaimedDelivery,
 } from './webhook-delivery.queries';
 
@@ -126,7 +129,8 @@ export async function deliverDueWebhooks(options: {
   const lease = new Date(claimed[0]!.lease_until);
 
   const errors: unknown[] = [];
-  const webhookTurn = async (group: ClaimedDelivery[]) => {
+  /** One webhook's turn; false when it ended with the database failing us. */
+  const deliverGroup = async (group: ClaimedDelivery[]): Promise<boolean> => {
     for (let i = 0; i < group.length; i++) {
       const delivery = group[i]!;
       const rest = group.slice(i + 1).map((d) => d.id);
@@ -134,11 +138,11 @@ export async function deliverDueWebhooks(options: {
         if (!attemptMayStart({ roundStart, now: deps.ports.clock.now() })) {
           result.released += await releaseDeliveries({ db: deps.db, ids: [delivery.id, ...rest], lease });
           result.backlog = true;
-          return;
+          return true;
         }
         const outcome = await attempt({ deps, delivery, timeoutMs });
         // The webhook was deleted since the claim, its deliveries with it: its turn ends.
-        if (outcome === 'deleted') return;
+        if (outcome === 'deleted') return true;
         const recorded = await record({ deps, delivery, lease, outcome, rest });
         if (recorded.status !== 'lost') result[recorded.status] += 1;
         if (recorded.disabled) result.disabled += 1;
@@ -148,14 +152,24 @@ export async function deliverDueWebhooks(options: {
           // A failure ends the webhook's turn even when it was not recorded (the claim was
           // lost): the receiver is failing all the same. Recorded, it released the rest.
           if (recorded.status === 'lost') result.released += await releaseDeliveries({ db: deps.db, ids: rest, lease });
-          return;
+          return true;
         }
       } catch (error) {
-        // The database failed us: the webhook's turn ends here, the leases run out and its
-        // deliveries are taken again.
+        // The database failed us: the webhook's turn ends here, the leases (its own and its
+        // deliveries') run out, and its deliveries are taken again.
         errors.push(error);
-        return;
+        return false;
       }
+    }
+    return true;
+  };
+  const webhookTurn = async (group: ClaimedDelivery[]) => {
+    if (!(await deliverGroup(group))) return;
+    // Over: the webhook may be taken again at once, by this worker's next round or another's.
+    try {
+      await releaseWebhook({ db: deps.db, webhookId: group[0]!.webhook_id, lease });
+    } catch (error) {
+      errors.push(error);
     }
   };
   let next = 0;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "webhooks" ADD COLUMN     "busy_until" TIMESTAMPTZ(3);
