@@ -12,6 +12,9 @@ export interface ReceivedRequest {
   method: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** performance.now() when the request had arrived, and when its answer was sent (unset until then). */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 export async function startWebhookReceiver() {
@@ -25,11 +28,16 @@ export async function startWebhookReceiver() {
     req.on('end', () => {
       const path = req.url ?? '';
       const n = received.filter((r) => r.path === path).length;
-      received.push({ path, method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const request: ReceivedRequest = { path, method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: performance.now() };
+      received.push(request);
       for (const listener of listeners) listener(path);
       const answer = behaviour.get(path)?.(n) ?? { status: 200, body: 'ok' };
       if (answer === 'hang') return;
-      const send = () => setTimeout(() => res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? ''), answer.delayMs ?? 0);
+      const send = () =>
+        setTimeout(() => {
+          request.answeredAt = performance.now();
+          res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? '');
+        }, answer.delayMs ?? 0);
       if (answer.after) void answer.after.then(send, send);
       else send();
     });

@@ -334,6 +334,23 @@ describe('webhook delivery', () => {
     expect((await t.deliveries(deploying.id)).every((d) => d.status === 'DELIVERED')).toBe(true);
   });
 
+  it('keeps a webhook\'s events in order: one queued while a failure was being recorded waits behind the held ones', async () => {
+    const t = await setup();
+    const hook = await t.hook({ path: '/queue', events: ['EMAIL_SENT'] });
+    for (let i = 0; i < 3; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    const [first, second] = await t.deliveries(hook.id);
+    // The first two failed and are held for a minute; the third was queued as that failure was
+    // recorded, so the hold did not see it: due now.
+    const retryAt = new Date(START.getTime() + 60_000);
+    await db.prisma.webhookDelivery.updateMany({ where: { id: { in: [first!.id, second!.id] } }, data: { nextAttemptAt: retryAt, attempts: 1 } });
+
+    expect(await t.round()).toMatchObject({ claimed: 0 });
+    expect(receiver.at(t.path('/queue'))).toHaveLength(0);
+    t.clock.at = retryAt;
+    expect(await t.round()).toMatchObject({ claimed: 3, delivered: 3 });
+    expect(receiver.at(t.path('/queue')).map((r) => JSON.parse(r.body).i)).toEqual([0, 1, 2]);
+  });
+
   it('leases a claim for the slowest attempt the round may start, so no other round takes a delivery it has yet to POST', async () => {
     const t = await setup();
     const hook = await t.hook({ path: '/lengthy', events: ['EMAIL_SENT'] });
@@ -521,6 +538,33 @@ describe('webhook delivery', () => {
     // in the round after the one under way: at most two rounds' shares of the backlog before it.
     expect(backlogBefore).toBeGreaterThan(0);
     expect(backlogBefore).toBeLessThanOrEqual(2 * WEBHOOK_TURN_MAX);
+  });
+
+  it('runs as two worker loops on the system clock: each webhook\'s events one at a time, in order, once each', async () => {
+    const t = await setup({ clock: systemClock });
+    const paths = ['/two-a', '/two-b', '/two-c'];
+    const events = ['EMAIL_SENT', 'BOUNCED_EMAIL', 'UNIBOX_EMAIL_SENT'];
+    for (const [k, path] of paths.entries()) {
+      await t.hook({ path, events: [events[k]!] });
+      receiver.answer(t.path(path), () => ({ status: 200, delayMs: 5 + Math.random() * 20 }));
+    }
+    const emit = (k: number, i: number) => t.emit(events[k]!, { campaignId: 'c1', fields: { i } });
+    for (let i = 0; i < 15; i++) for (let k = 0; k < 3; k++) await emit(k, i);
+    const workers = [0, 1].map(() => startWebhookWorker({ deps: t.deps, intervalMs: 20, workspaceIds: [t.ws] }));
+    try {
+      // More while they run, so that both workers claim again and again.
+      for (let i = 15; i < 30; i++) for (let k = 0; k < 3; k++) await emit(k, i);
+      const deadline = Date.now() + 20_000;
+      while (paths.some((p) => receiver.at(t.path(p)).length < 30) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+    for (const path of paths) {
+      const requests = receiver.at(t.path(path));
+      // Taken by either worker, never by both at once: each POST arrives after the one before was answered.
+      for (let i = 1; i < requests.length; i++) expect(requests[i]!.receivedAt).toBeGreaterThanOrEqual(requests[i - 1]!.answeredAt!);
+      expect(requests.map((r) => JSON.parse(r.body).i)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    }
   });
 
   it('runs as a worker loop on the system clock and delivers a single event', async () => {

@@ -20,66 +20,73 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Takes webhooks for a round and leases their due deliveries: webhooks in turn, and each webhook
- * to one worker at a time. $1 now, $2 how many deliveries, $3 the workspaces to serve (null: all),
- * $4 the lease (ms, claimLeaseMs), $5 the most of one webhook.
+ * Takes webhooks for a round and leases their due deliveries: each webhook's in the order of its
+ * events, webhooks in turn, and each webhook to one worker at a time. $1 now, $2 how many
+ * deliveries, $3 the workspaces to serve (null: all), $4 the lease (ms, claimLeaseMs), $5 the most
+ * of one webhook.
  *
- * - In turn: at most $5 of each webhook (its oldest due), and the first of every webhook before
- *   the second of any, oldest due first. Taken strictly oldest first, one webhook's backlog
- *   filled every claim, and a quiet workspace's lone event waited for the whole of it (a slow
- *   receiver with 500 events queued: 100 s).
+ * - A webhook's queue: its pending deliveries in the order of their events. Only a due head of
+ *   it is taken, and its due deliveries from there up to the first one that is not (a delivery
+ *   whose retry time has not come holds every later one). A failure holds the webhook's pending
+ *   deliveries until its retry, but an event queued while that failure was being recorded was
+ *   not held, and was POSTed before the older ones (found by two workers against a flaky
+ *   receiver: 2 of 6 rounds).
+ * - In turn: at most $5 of each webhook, and the first of every webhook before the second of
+ *   any, the webhook whose head is oldest due first. Taken strictly oldest first, one webhook's
+ *   backlog filled every claim, and a quiet workspace's lone event waited for the whole of it (a
+ *   slow receiver with 500 events queued: 100 s).
  * - One worker at a time: a webhook taken is `busy_until` the lease, and locked meanwhile (SKIP
  *   LOCKED: another claim at the same moment takes other webhooks); a busy webhook is left to the
  *   worker whose turn it is, until that turn ends (releaseWebhook) or the lease passes (the worker
- *   died). So a webhook's deliveries go one after another, oldest first, with any number of
- *   workers, and a failure holds its other deliveries before another worker POSTs them.
+ *   died). So a webhook's deliveries go one after another, in order, with any number of workers,
+ *   and a failure holds its other deliveries before another worker POSTs them.
  *
  * The webhooks with deliveries pending are found by skipping through
- * webhook_deliveries_webhook_pending_idx (one probe per such webhook, however long their
- * backlogs; ordered by its first two columns, which only it gives, so that no plan walks a
- * webhook's delivered rows in webhook_deliveries_webhook_id_created_at_idx instead), and each
- * one's due deliveries are read from the same index. The deliveries picked are locked SKIP LOCKED
- * too (and their conditions checked again), so the claim never waits on a row lock while it holds
- * webhooks (a delete taking deliveries, then their webhook, would deadlock with it).
+ * webhook_deliveries_webhook_queue_idx (one probe per such webhook, however long their
+ * backlogs), and each one's queue is read from the same index (the order asked for includes
+ * `id`, which only it gives: no plan walks a webhook's delivered rows in
+ * webhook_deliveries_webhook_id_created_at_idx instead). The deliveries picked are locked SKIP
+ * LOCKED too (and their conditions checked again), so the claim never waits on a row lock while
+ * it holds webhooks (a delete taking deliveries, then their webhook, would deadlock with it).
  */
 export const CLAIM_SQL = `
   WITH RECURSIVE pending AS (
-    (SELECT webhook_id FROM webhook_deliveries WHERE status = 'PENDING' ORDER BY webhook_id, next_attempt_at LIMIT 1)
+    (SELECT webhook_id FROM webhook_deliveries WHERE status = 'PENDING' ORDER BY webhook_id, created_at, id LIMIT 1)
     UNION ALL
     SELECT (SELECT d.webhook_id FROM webhook_deliveries d
-             WHERE d.status = 'PENDING' AND d.webhook_id > pending.webhook_id ORDER BY d.webhook_id, d.next_attempt_at LIMIT 1)
+             WHERE d.status = 'PENDING' AND d.webhook_id > pending.webhook_id ORDER BY d.webhook_id, d.created_at, d.id LIMIT 1)
       FROM pending WHERE pending.webhook_id IS NOT NULL
-  ), firsts AS (
+  ), heads AS (
     SELECT pending.webhook_id, f.next_attempt_at, f.created_at, f.id
       FROM pending
      CROSS JOIN LATERAL (
-       SELECT d.id, d.next_attempt_at, d.created_at FROM webhook_deliveries d
-        WHERE d.webhook_id = pending.webhook_id AND d.status = 'PENDING' AND d.next_attempt_at <= $1::timestamptz
-          AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
-          AND ($3::text[] IS NULL OR d.workspace_id = ANY($3::text[]))
-        ORDER BY d.next_attempt_at, d.created_at, d.id
+       SELECT d.id, d.next_attempt_at, d.created_at, d.lease_until FROM webhook_deliveries d
+        WHERE d.webhook_id = pending.webhook_id AND d.status = 'PENDING'
+        ORDER BY d.created_at, d.id
         LIMIT 1
      ) f
+     WHERE f.next_attempt_at <= $1::timestamptz AND (f.lease_until IS NULL OR f.lease_until <= $1::timestamptz)
   ), hooks AS (
-    SELECT h.id FROM webhooks h JOIN firsts ON firsts.webhook_id = h.id
-     WHERE h.busy_until IS NULL OR h.busy_until <= $1::timestamptz
-     ORDER BY firsts.next_attempt_at, firsts.created_at, firsts.id
+    SELECT h.id FROM webhooks h JOIN heads ON heads.webhook_id = h.id
+     WHERE (h.busy_until IS NULL OR h.busy_until <= $1::timestamptz)
+       AND ($3::text[] IS NULL OR h.workspace_id = ANY($3::text[]))
+     ORDER BY heads.next_attempt_at, heads.created_at, heads.id
      LIMIT $2
      FOR NO KEY UPDATE OF h SKIP LOCKED
   ), candidates AS (
-    SELECT c.id, c.webhook_id, c.next_attempt_at, c.created_at,
-           ROW_NUMBER() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.created_at, c.id) AS turn
+    SELECT c.id, c.next_attempt_at, c.created_at,
+           ROW_NUMBER() OVER queue AS turn,
+           bool_and(c.next_attempt_at <= $1::timestamptz AND (c.lease_until IS NULL OR c.lease_until <= $1::timestamptz)) OVER queue AS due
       FROM hooks
      CROSS JOIN LATERAL (
-       SELECT d.id, d.webhook_id, d.next_attempt_at, d.created_at FROM webhook_deliveries d
-        WHERE d.webhook_id = hooks.id AND d.status = 'PENDING' AND d.next_attempt_at <= $1::timestamptz
-          AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
-          AND ($3::text[] IS NULL OR d.workspace_id = ANY($3::text[]))
-        ORDER BY d.next_attempt_at, d.created_at, d.id
+       SELECT d.id, d.webhook_id, d.next_attempt_at, d.created_at, d.lease_until FROM webhook_deliveries d
+        WHERE d.webhook_id = hooks.id AND d.status = 'PENDING'
+        ORDER BY d.created_at, d.id
         LIMIT $5
      ) c
+    WINDOW queue AS (PARTITION BY c.webhook_id ORDER BY c.created_at, c.id)
   ), picked AS (
-    SELECT id FROM candidates ORDER BY turn, next_attempt_at, created_at, id LIMIT $2
+    SELECT id FROM candidates WHERE due ORDER BY turn, next_attempt_at, created_at, id LIMIT $2
   ), due AS (
     SELECT d.id, d.webhook_id FROM webhook_deliveries d
      WHERE d.id IN (SELECT id FROM picked)
