@@ -69,7 +69,7 @@ export interface WebhookRoundResult {
   failed: number;
   /** Failed this time, scheduled again. */
   retried: number;
-  /** Claimed but not attempted, left for a later round: their webhook failed earlier in the round, or too little of the lease was left. */
+  /** Claimed but not attempted, left for a later round: their webhook failed earlier in the round, or the round's budget had run out. */
   released: number;
   /** Webhooks disabled this round. */
   disabled: number;
