@@ -3,20 +3,10 @@
 // rounds, events and rows the tests drive and read.
 import { randomUUID } from 'node:crypto';
 import { newId, type Database } from '@outreach/db';
-import { createTestOrganization, testServiceDeps, type startWebhookReceiver } from '../testing/index';
+import { createTestOrganization, TestClock, testServiceDeps, type startWebhookReceiver } from '../testing/index';
 import type { Clock } from '../shared/ports';
 import { deliverDueWebhooks } from './webhook-delivery.service';
 import { emitWebhookEvent, type ReplyKind } from './webhook-outbox.service';
-
-export class ManualClock implements Clock {
-  constructor(public at: Date) {}
-  now() {
-    return new Date(this.at);
-  }
-  advance(ms: number) {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
 
 /** Where the manual clock starts. */
 export const START = new Date('2025-06-02T09:00:00.000Z');
@@ -27,7 +17,7 @@ type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
 export async function webhookTestbed(options: { db: Database; receiver: WebhookReceiver; allowPrivateTargets?: boolean; clock?: Clock }) {
   const { db, receiver } = options;
   const org = await createTestOrganization({ db });
-  const clock = new ManualClock(START);
+  const clock = new TestClock(START);
   const deps = testServiceDeps({ db, clock: options.clock ?? clock, allowPrivateTargets: options.allowPrivateTargets ?? true });
   const ws = org.workspaceId;
   const tag = `/${randomUUID().slice(0, 8)}`;

@@ -11,6 +11,14 @@ const db = useTestDatabase();
 const receiver = useWebhookReceiver();
 const setup = (options: { allowPrivateTargets?: boolean; clock?: Clock } = {}) => webhookTestbed({ db, receiver, ...options });
 
+/** Each of the webhook's `events` reached the receiver once (one POST, one event id) and is DELIVERED at its first attempt. */
+async function expectEachDeliveredOnce(t: Awaited<ReturnType<typeof setup>>, o: { webhookId: string; path: string; events: number }) {
+  const ids = receiver.at(t.path(o.path)).map((r) => r.headers['x-outreach-event-id']);
+  expect(ids).toHaveLength(o.events);
+  expect(new Set(ids).size).toBe(o.events);
+  expect((await t.deliveries(o.webhookId)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
+}
+
 describe('webhook delivery schedule', () => {
   it('keeps a webhook\'s events in order: one queued while a failure was being recorded waits behind the held ones', async () => {
     const t = await setup();
@@ -54,10 +62,7 @@ describe('webhook delivery schedule', () => {
     // The two the budget left are due as they were, for the next round.
     expect((await t.deliveries(hook.id)).map((d) => [d.status, d.leaseUntil])).toEqual([['DELIVERED', null], ['PENDING', null], ['PENDING', null]]);
     expect(await t.round()).toMatchObject({ claimed: 2, delivered: 2, released: 0, backlog: false });
-    const ids = receiver.at(t.path('/lengthy')).map((r) => r.headers['x-outreach-event-id']);
-    expect(ids).toHaveLength(3);
-    expect(new Set(ids).size).toBe(3);
-    expect((await t.deliveries(hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
+    await expectEachDeliveredOnce(t, { webhookId: hook.id, path: '/lengthy', events: 3 });
   });
 
   it('starts no attempt once the round has run 5 s: the rest go to the next round, due as they were', async () => {
@@ -116,10 +121,7 @@ describe('webhook delivery schedule', () => {
     expect(pairs.flat().reduce((sum, r) => sum + r.claimed, 0)).toBe(30);
     expect(pairs.flat().reduce((sum, r) => sum + r.delivered, 0)).toBe(30);
     expect(receiver.at(t.path('/busy')).map((r) => JSON.parse(r.body).i)).toEqual(Array.from({ length: 30 }, (_, i) => i));
-    const ids = receiver.at(t.path('/busy')).map((r) => r.headers['x-outreach-event-id']);
-    expect(ids).toHaveLength(30);
-    expect(new Set(ids).size).toBe(30);
-    expect((await t.deliveries(hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
+    await expectEachDeliveredOnce(t, { webhookId: hook.id, path: '/busy', events: 30 });
   });
 
   it('gives a webhook to one round at a time: two workers cost a receiver down a moment one failure, and take other webhooks meanwhile', async () => {
