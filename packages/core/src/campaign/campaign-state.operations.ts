@@ -107,8 +107,7 @@ export const deleteCampaign = defineOperation({
       // rows here would hold the organization's lock, and the rows' locks, for seconds or minutes.
       if (leads > SYNC_DELETE_MAX_LEADS || live.length < tree.length) await tombstoneCampaign({ tx, campaignId: campaign.id, now: ctx.ports.clock.now() });
       else {
-        const leadIds = await tx.lead.findMany({ where: { campaignId: { in: live } }, select: { id: true } });
-        await detachInboxFromLeads({ tx, leadIds: leadIds.map((l) => l.id) });
+        await detachInboxFromLeads({ tx, campaignIds: live });
         await tx.campaign.delete({ where: { id: campaign.id } });
       }
       if (leads) await tx.organization.update({ where: { id: ctx.actor.organizationId }, data: { leadCount: { decrement: leads } } });

@@ -99,13 +99,16 @@ export async function deleteBatch(options: { db: PrismaClient; table: string; co
  * The unified inbox keeps deleted leads' conversations (they are their mailboxes' mail), no longer
  * pointing at the leads, their campaigns or their sends: those columns have no foreign key, and
  * left as they were they named rows that no longer exist. Every delete of leads calls it, in its
- * transaction: a campaign's, at once or purged, and leads deleted by address.
+ * transaction: a campaign's, at once or purged, and leads deleted by address. The leads are given
+ * by id, or as every lead of some campaigns (read in the statements, not fetched first).
  */
-export async function detachInboxFromLeads(options: { tx: Tx; leadIds: readonly string[] }): Promise<void> {
-  if (!options.leadIds.length) return;
-  const ids = [...options.leadIds];
-  await options.tx.$executeRawUnsafe('UPDATE unibox_messages SET lead_id = NULL, campaign_id = NULL, sent_email_id = NULL WHERE lead_id = ANY($1::text[])', ids);
-  await options.tx.$executeRawUnsafe('UPDATE unibox_threads SET lead_id = NULL, campaign_id = NULL WHERE lead_id = ANY($1::text[])', ids);
+export async function detachInboxFromLeads(options: { tx: Tx } & ({ leadIds: readonly string[] } | { campaignIds: readonly string[] })): Promise<void> {
+  const byCampaign = 'campaignIds' in options;
+  const ids = [...(byCampaign ? options.campaignIds : options.leadIds)];
+  if (!ids.length) return;
+  const leads = byCampaign ? 'IN (SELECT id FROM leads WHERE campaign_id = ANY($1::text[]))' : '= ANY($1::text[])';
+  await options.tx.$executeRawUnsafe(`UPDATE unibox_messages SET lead_id = NULL, campaign_id = NULL, sent_email_id = NULL WHERE lead_id ${leads}`, ids);
+  await options.tx.$executeRawUnsafe(`UPDATE unibox_threads SET lead_id = NULL, campaign_id = NULL WHERE lead_id ${leads}`, ids);
 }
 
 /**
@@ -137,8 +140,7 @@ export async function deleteSmallCampaign(options: { db: PrismaClient; campaignI
       options.campaignId, options.leads + 1, options.sends + 1,
     );
     if (!size || size.leads > options.leads || size.sends > options.sends) return null;
-    const ids = (await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM leads WHERE campaign_id = $1', options.campaignId)).map((r) => r.id);
-    await detachInboxFromLeads({ tx, leadIds: ids });
+    await detachInboxFromLeads({ tx, campaignIds: [options.campaignId] });
     const deleted = await tx.$executeRawUnsafe('DELETE FROM campaigns WHERE id = $1 AND deleted_at IS NOT NULL', options.campaignId);
     return deleted ? size.leads + size.sends + 1 : 0;
   });
