@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { databaseUrlProblem } from '@outreach/db';
-import { DEFAULT_CLAIM_AHEAD_MS, INSTALLATION_SETTINGS, INSTALLATION_SETTING_KEYS, type InstallationSettingKey, type InstallationSettingValues } from '@outreach/core';
+import { DEFAULT_CLAIM_AHEAD_MS, INSTALLATION_SETTINGS, READ_REFRESH_MS, INSTALLATION_SETTING_KEYS, type InstallationSettingKey, type InstallationSettingValues } from '@outreach/core';
 
 /** An empty variable (`PORT=` in a compose file) counts as unset. */
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
@@ -149,6 +149,12 @@ export const Env = z.object({
   SEND_LEASE_MS: intFromEnv(300_000, 1_000),
   /** How often a mailbox is read for replies when its server has no IMAP IDLE, in ms. */
   IMAP_POLL_MS: intFromEnv(60_000, 1_000),
+  /**
+   * How often a worker renews its share of the mailboxes to read (they are divided among the workers),
+   * in ms: a worker that joins gets its share within two of these, one that dies is taken over after
+   * four (docs/operations.md, "Scaling workers").
+   */
+  IMAP_REFRESH_MS: intFromEnv(READ_REFRESH_MS, 100),
   /** How often the warmup worker runs a round (sends, scans, health snapshots), in ms. */
   WARMUP_INTERVAL_MS: intFromEnv(30_000, 1_000),
   /**

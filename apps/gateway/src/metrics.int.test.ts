@@ -183,6 +183,20 @@ describe('the workers’ counters and the queues', () => {
     const beforeDelete = deletes(await metricsOf());
     await server.db.prisma.campaign.update({ where: { id: campaign.id }, data: { deletedAt: new Date(), status: 'ARCHIVED' } });
     expect(deletes(await metricsOf())).toBe(beforeDelete + 1);
+
+    // The mailbox waits to be read while no live reply worker holds it (none runs here).
+    const unread = (text: string) => sample(text, 'outreach_queue_depth', { queue: 'mailboxes_unread' })!;
+    const beforeRead = unread(await metricsOf());
+    expect(beforeRead).toBeGreaterThanOrEqual(1);
+    const readerId = newId();
+    await server.db.prisma.mailboxReader.create({
+      data: { id: readerId, name: 'test/1', startedAt: new Date(), expiresAt: new Date(Date.now() + 60_000), leases: { create: { emailAccountId: mailboxId, takenAt: new Date() } } },
+    });
+    expect(unread(await metricsOf())).toBe(beforeRead - 1);
+    // Its reader no longer renewed (a worker killed): the mailbox counts as unread again.
+    await server.db.prisma.mailboxReader.update({ where: { id: readerId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect(unread(await metricsOf())).toBe(beforeRead);
+    await server.db.prisma.mailboxReader.delete({ where: { id: readerId } });
   });
 
   it('keeps each app’s counts apart: the app without a token counted nothing of this', async () => {

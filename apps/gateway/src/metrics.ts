@@ -7,7 +7,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '@outreach/db';
-import { queueDepths, WORKER_NAMES, type Clock, type Observer } from '@outreach/core';
+import { queueDepths, unreadMailboxes, WORKER_NAMES, type Clock, type Observer } from '@outreach/core';
 import { internalRestError } from './errors/error-map';
 import { requestIdOf } from './request-context';
 
@@ -122,15 +122,17 @@ export function createMetrics(options: {
   });
   new Gauge({
     name: 'outreach_queue_depth',
-    help: 'Work waiting, read from the database at each scrape: sends_due (leads of ACTIVE campaigns whose next send time has come), webhook_deliveries_pending, deletes_pending (campaigns, workspaces and organizations the purge worker has still to finish).',
+    help: 'Work waiting, read from the database at each scrape: sends_due (leads of ACTIVE campaigns whose next send time has come), webhook_deliveries_pending, deletes_pending (campaigns, workspaces and organizations the purge worker has still to finish), mailboxes_unread (mailboxes to read that no live reply worker holds).',
     labelNames: ['queue'] as const,
     registers,
     async collect() {
       try {
-        const depths = await queueDepths({ db, now: clock.now() });
+        const now = clock.now();
+        const [depths, unread] = await Promise.all([queueDepths({ db, now }), unreadMailboxes({ db, now })]);
         this.set({ queue: 'sends_due' }, depths.sendsDue);
         this.set({ queue: 'webhook_deliveries_pending' }, depths.webhookDeliveriesPending);
         this.set({ queue: 'deletes_pending' }, depths.deletesPending);
+        this.set({ queue: 'mailboxes_unread' }, unread);
       } catch (error) {
         // No stale value: the series are absent from this scrape.
         this.reset();

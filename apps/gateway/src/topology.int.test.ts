@@ -418,7 +418,8 @@ describe.skipIf(skipReason !== null)(`the production topology: PostgreSQL, one A
     // process creates the default organization and prints its key.
     // No sending ahead: a mailbox's later sends in a tick wait for the pauses after the ones before
     // (0–60 s each), which the trigger below drops from the database only.
-    workerEnv = { ...shared, ROLE: 'worker', LOG_LEVEL: 'info', WORKER_INTERVAL_MS: '100', SEND_LEASE_MS: String(LEASE_MS), SEND_AHEAD_MS: '0' };
+    // The reply readers renew every 300 ms: they divide the mailboxes, and take over a killed one's, within seconds.
+    workerEnv = { ...shared, ROLE: 'worker', LOG_LEVEL: 'info', WORKER_INTERVAL_MS: '100', SEND_LEASE_MS: String(LEASE_MS), SEND_AHEAD_MS: '0', IMAP_REFRESH_MS: '300' };
     api = startProc('api', { ...shared, ROLE: 'api', HOST: '127.0.0.1', PORT: String(apiPort), LOG_LEVEL: 'warn' });
     const workers = [startProc('worker A', workerEnv), startProc('worker B', workerEnv)];
     await waitFor('the API key banner', () => /API key:\s+[0-9a-f-]{35}/.test(api.output()) || !api.alive(), 120_000, tails);
@@ -479,6 +480,25 @@ describe.skipIf(skipReason !== null)(`the production topology: PostgreSQL, one A
     });
     expect(added.failed).toEqual([]);
     expect(added.added).toHaveLength(MAILBOXES);
+
+    // The two workers divide the mailboxes they read: half each, one IMAP session per mailbox.
+    const readMailboxes = async () => {
+      const { rows } = await db!.query<{ name: string; n: number }>(
+        'SELECT r.name, count(l.email_account_id)::int AS n FROM mailbox_readers r LEFT JOIN mailbox_read_leases l ON l.reader_id = r.id GROUP BY r.name',
+      );
+      return new Map(rows.map((r) => [Number(r.name.split('/').at(-1)), r.n]));
+    };
+    const dividedBy = async (a: Proc, b: Proc) => {
+      const read = await readMailboxes();
+      return read.size === 2 && read.get(a.pid) === MAILBOXES / 2 && read.get(b.pid) === MAILBOXES / 2;
+    };
+    const oneSessionEach = async () => {
+      const open = await imap!.openSessions();
+      return [...users.keys()].every((email) => open[email] === 1);
+    };
+    await waitFor('the workers reading half the mailboxes each', () => dividedBy(workerA, workerB), 30_000, tails);
+    await waitFor('one IMAP session per mailbox', oneSessionEach, 30_000, tails);
+    phase('readers');
 
     const campaignId = (await call('POST', '/campaign/add/campaign', { camp_name: 'Topology' })).id as string;
     await call('PATCH', '/campaign/update/campaign', {
@@ -586,6 +606,11 @@ describe.skipIf(skipReason !== null)(`the production topology: PostgreSQL, one A
       );
       const [campaign] = await call('GET', '/campaign/list-all', { campaign_id: campaignId });
       phase('complete');
+
+      // The killed worker's reader was removed once it expired; the restarted one has its half.
+      await waitFor('the restarted worker reading half the mailboxes', () => dividedBy(workerB, workerA2), 30_000, tails);
+      await waitFor('one IMAP session per mailbox again', oneSessionEach, 30_000, tails);
+      phase('readers again');
 
       // Nothing more can be sent: the processes stop (SIGTERM), cleanly.
       polling = false;

@@ -11,7 +11,8 @@ import { leadOperations } from '../lead/index';
 import { uniboxOperations } from '../unibox/index';
 import { createMailboxReader } from '../shared/mailbox-reader';
 import { ingestMessage } from './ingest.service';
-import { startReplyWorker, syncMailbox } from './mailbox-sync.service';
+import { syncMailbox } from './mailbox-sync.service';
+import { startReplyWorker } from './reply-worker.service';
 
 const PASSWORDS: Record<string, string> = { 'alice@sender.test': 'alice-pw', 'bob@sender.test': 'bob-pw' };
 const MINUTE = 60_000;

@@ -1,8 +1,7 @@
 /**
- * Reading every connected mailbox's INBOX, incrementally by UID with UIDVALIDITY checked,
- * and handing each message to ingestMessage. The worker keeps one loop per mailbox: read
- * what is new, then wait for news (IMAP IDLE when the server offers it, else the poll
- * interval), and again. A refused login marks the mailbox DISCONNECTED and is retried
+ * Reading a connected mailbox's INBOX, incrementally by UID with UIDVALIDITY checked, and
+ * handing each message to ingestMessage (the reply worker, reply-worker.service.ts, keeps one
+ * loop per mailbox it reads). A refused login marks the mailbox DISCONNECTED and is retried
  * with backoff; a successful login reconnects a mailbox that reading had disconnected.
  * XOAUTH2 mailboxes log in with their access token (refreshed once on a refused login); a
  * revoked grant disconnects the mailbox (`oauth_revoked`) and it is not read again until a
@@ -149,10 +148,10 @@ function stopped(log: ServiceDeps['log'], stored = 0): SyncResult {
   return { ...SKIPPED, read: stored, stored };
 }
 
-type ImapLoginRow = Pick<MailboxRow, 'id' | 'imap_host' | 'imap_port' | 'imap_username' | 'imap_password_enc' | 'auth_type'>;
+export type ImapLoginRow = Pick<MailboxRow, 'id' | 'imap_host' | 'imap_port' | 'imap_username' | 'imap_password_enc' | 'auth_type'>;
 
 /** The IMAP side of a mailbox's login (its password or XOAUTH2). */
-function imapLogin(row: ImapLoginRow) {
+export function imapLogin(row: ImapLoginRow) {
   return { id: row.id, authType: row.auth_type, host: row.imap_host, port: row.imap_port, username: row.imap_username, passwordEnc: row.imap_password_enc };
 }
 
@@ -178,106 +177,4 @@ async function failed(options: { deps: ServiceDeps; mailbox: MailboxRow; reason:
   });
   deps.log.warn({ mailbox: mailbox.email, reason, failures, retryAt, err: message }, disconnected ? 'IMAP login refused: mailbox marked DISCONNECTED' : 'reading the mailbox failed; will retry');
   return { status: reason === 'auth' ? 'auth_failed' : 'unreachable', read: 0, stored: 0, more: false, error: message };
-}
-
-/** Mailboxes the reader should be reading now: connected ones, and those reading disconnected whose retry time has come. */
-export async function mailboxesToRead(options: { deps: ServiceDeps; workspaceIds?: string[] }): Promise<string[]> {
-  const now = options.deps.ports.clock.now();
-  const rows = await options.deps.db.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id FROM email_accounts
-      WHERE (status = 'ACTIVE' OR (status = 'DISCONNECTED' AND disconnect_reason = 'imap_auth'))
-        AND (imap_retry_at IS NULL OR imap_retry_at <= $1::timestamptz)
-        AND ($2::text[] IS NULL OR workspace_id = ANY($2::text[]))
-      ORDER BY id`,
-    now.toISOString(),
-    options.workspaceIds ?? null,
-  );
-  return rows.map((r) => r.id);
-}
-
-export interface ReplyWorker {
-  stop(): Promise<void>;
-}
-
-/**
- * The reading side of the worker role: one loop per mailbox (sync, then IDLE or wait
- * `pollMs`), the set of mailboxes refreshed every `refreshMs`. Stopping aborts the waits
- * and lets a sync in progress finish.
- */
-export function startReplyWorker(options: { deps: ServiceDeps; pollMs?: number; refreshMs?: number; /** Only these workspaces' mailboxes (tests; a worker reads all). */ workspaceIds?: string[] }): ReplyWorker {
-  const { deps } = options;
-  const pollMs = options.pollMs ?? 60_000;
-  const refreshMs = options.refreshMs ?? 60_000;
-  const log = deps.log.child({ component: 'reply-worker' });
-  const stopper = new AbortController();
-  const loops = new Map<string, Promise<void>>();
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      stopper.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
-
-  const mailboxLoop = async (mailboxId: string) => {
-    while (!stopper.signal.aborted) {
-      const started = performance.now();
-      const result = await syncMailbox({ deps, mailboxId }).then(
-        (synced) => {
-          deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: false });
-          return synced;
-        },
-        (error: unknown) => {
-          deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: true });
-          log.error({ err: error, mailboxId }, 'mailbox sync failed');
-          return { status: 'unreachable', read: 0, stored: 0, more: false } as SyncResult;
-        },
-      );
-      if (stopper.signal.aborted) break;
-      if (result.status === 'skipped' || result.status === 'auth_failed' || result.status === 'unreachable') break; // retried by the refresh once due
-      if (result.more) continue;
-      const [row] = await deps.db.$queryRawUnsafe<(ImapLoginRow & Pick<MailboxRow, 'status' | 'disconnect_reason'>)[]>(
-        'SELECT id, imap_host, imap_port, imap_username, imap_password_enc, auth_type, status::text AS status, disconnect_reason FROM email_accounts WHERE id = $1',
-        mailboxId,
-      );
-      if (!row || !isReadable(row)) break;
-      try {
-        // A refused IDLE login needs no refresh here: the next sync logs in again and refreshes.
-        await withMailboxLogin({
-          deps,
-          mailbox: imapLogin(row),
-          attempt: (imap) => deps.ports.imap.waitForNews({ imap, timeoutMs: pollMs, signal: stopper.signal }),
-          refused: () => false,
-        });
-      } catch {
-        await sleep(pollMs);
-      }
-    }
-  };
-
-  const refresh = async () => {
-    while (!stopper.signal.aborted) {
-      try {
-        for (const id of await mailboxesToRead({ deps, workspaceIds: options.workspaceIds })) {
-          if (loops.has(id)) continue;
-          loops.set(
-            id,
-            mailboxLoop(id).finally(() => loops.delete(id)),
-          );
-        }
-      } catch (error) {
-        log.error({ err: error }, 'listing mailboxes to read failed');
-      }
-      await sleep(refreshMs);
-    }
-  };
-  log.info({ pollMs }, 'reply worker started');
-  const running = refresh();
-  return {
-    async stop() {
-      stopper.abort();
-      await running;
-      await Promise.allSettled([...loops.values()]);
-      log.info('reply worker stopped');
-    },
-  };
 }

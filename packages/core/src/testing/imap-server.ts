@@ -24,6 +24,8 @@ export interface ImapTestServer {
   setPassword(user: string, password: string): Promise<void>;
   /** The logins Dovecot accepted so far, in order, with their SASL mechanism (from its log). */
   logins(): Promise<{ user: string; method: string }[]>;
+  /** The sessions open now (logged in, not yet disconnected), counted by user (from its log). */
+  openSessions(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -205,6 +207,15 @@ export async function startImapServer(options: { users: Record<string, string>; 
     async logins() {
       const log = await readFile(join(dir, 'dovecot.log'), 'utf8').catch(() => '');
       return [...log.matchAll(/imap-login: Info: Login: user=<([^>]*)>, method=([A-Z0-9-]+)/g)].map((m) => ({ user: m[1]!, method: m[2]! }));
+    },
+    async openSessions() {
+      const log = await readFile(join(dir, 'dovecot.log'), 'utf8').catch(() => '');
+      const open = new Map<string, string>();
+      for (const m of log.matchAll(/imap-login: Info: Login: user=<([^>]*)>.*session=<([^>]+)>/g)) open.set(m[2]!, m[1]!);
+      for (const m of log.matchAll(/imap\([^)]*\)<\d+><([^>]+)>: Info: Disconnected/g)) open.delete(m[1]!);
+      const byUser: Record<string, number> = {};
+      for (const user of open.values()) byUser[user] = (byUser[user] ?? 0) + 1;
+      return byUser;
     },
     async close() {
       const pid = Number((await readFile(join(dir, 'run', 'master.pid'), 'utf8').catch(() => '')).trim());

@@ -1,0 +1,146 @@
+/**
+ * The reading side of the worker role. The worker is a reader (read-lease.service.ts): every
+ * `refreshMs` it renews itself and its leases and takes its share of the mailboxes to read, so
+ * that worker processes divide the mailboxes and each is read by one of them. It keeps one loop
+ * per mailbox it holds: read what is new (syncMailbox), then wait for news (IMAP IDLE when the
+ * server offers it, else `pollMs`), and again. A mailbox it gives back (another reader came, or
+ * the mailbox is no longer to be read) has its loop stopped, IDLE session included.
+ */
+import type { ServiceDeps } from '../shared/context';
+import { withMailboxLogin } from '../email-account/index';
+import { imapLogin, syncMailbox, type ImapLoginRow, type SyncResult } from './mailbox-sync.service';
+import { READ_REFRESH_MS, READER_TTL_REFRESHES } from './read-lease.rules';
+import { newReader, refreshReadLeases, retireOtherReaders, retireReader } from './read-lease.service';
+import { isReadable } from './readable-mailbox.rules';
+
+export interface ReplyWorker {
+  stop(): Promise<void>;
+}
+
+interface MailboxLoop {
+  stop: AbortController;
+  done: Promise<void>;
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Starts the reply worker. Stopping aborts the waits, lets a sync in progress finish and gives the
+ * worker's mailboxes back at once (the other workers take them at their next refresh); a worker that
+ * dies keeps them until it has missed `READER_TTL_REFRESHES` refreshes (`readerTtlMs`).
+ */
+export function startReplyWorker(options: {
+  deps: ServiceDeps;
+  pollMs?: number;
+  refreshMs?: number;
+  readerTtlMs?: number;
+  /**
+   * This worker is the only reader there can be (the embedded database, one process per DATA_DIR): at
+   * its start it removes the readers left by processes that died, and takes every mailbox at once.
+   */
+  soleReader?: boolean;
+  /** Only these workspaces' mailboxes (tests; a worker reads all). */
+  workspaceIds?: string[];
+}): ReplyWorker {
+  const { deps } = options;
+  const pollMs = options.pollMs ?? 60_000;
+  const refreshMs = options.refreshMs ?? READ_REFRESH_MS;
+  const ttlMs = options.readerTtlMs ?? READER_TTL_REFRESHES * refreshMs;
+  const reader = newReader();
+  const log = deps.log.child({ component: 'reply-worker', reader: reader.name, readerId: reader.id });
+  const stopper = new AbortController();
+  const loops = new Map<string, MailboxLoop>();
+
+  const mailboxLoop = async (mailboxId: string, signal: AbortSignal) => {
+    while (!signal.aborted) {
+      const started = performance.now();
+      const result = await syncMailbox({ deps, mailboxId }).then(
+        (synced) => {
+          deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: false });
+          return synced;
+        },
+        (error: unknown) => {
+          deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: true });
+          log.error({ err: error, mailboxId }, 'mailbox sync failed');
+          return { status: 'unreachable', read: 0, stored: 0, more: false } as SyncResult;
+        },
+      );
+      if (signal.aborted) break;
+      if (result.status === 'skipped' || result.status === 'auth_failed' || result.status === 'unreachable') break; // retried by the refresh once due
+      if (result.more) continue;
+      const [row] = await deps.db.$queryRawUnsafe<(ImapLoginRow & { status: string; disconnect_reason: string | null })[]>(
+        'SELECT id, imap_host, imap_port, imap_username, imap_password_enc, auth_type, status::text AS status, disconnect_reason FROM email_accounts WHERE id = $1',
+        mailboxId,
+      );
+      if (!row || !isReadable(row)) break;
+      try {
+        // A refused IDLE login needs no refresh here: the next sync logs in again and refreshes.
+        await withMailboxLogin({
+          deps,
+          mailbox: imapLogin(row),
+          attempt: (imap) => deps.ports.imap.waitForNews({ imap, timeoutMs: pollMs, signal }),
+          refused: () => false,
+        });
+      } catch {
+        await sleep(pollMs, signal);
+      }
+    }
+  };
+
+  const startLoop = (mailboxId: string) => {
+    const stop = new AbortController();
+    const loop: MailboxLoop = { stop, done: Promise.resolve() };
+    loop.done = mailboxLoop(mailboxId, AbortSignal.any([stopper.signal, stop.signal]))
+      .catch((error: unknown) => log.error({ err: error, mailboxId }, 'reading a mailbox stopped on an error'))
+      .finally(() => {
+        if (loops.get(mailboxId) === loop) loops.delete(mailboxId);
+      });
+    loops.set(mailboxId, loop);
+  };
+
+  const refresh = async () => {
+    if (options.soleReader) {
+      const left = await retireOtherReaders({ deps, reader }).catch((error: unknown) => (log.error({ err: error }, 'removing the readers left by earlier processes failed'), 0));
+      if (left) log.warn({ left }, 'readers left by processes that stopped without giving their mailboxes back: removed');
+    }
+    let reading = -1;
+    while (!stopper.signal.aborted) {
+      try {
+        const leases = await refreshReadLeases({ deps, reader, ttlMs, workspaceIds: options.workspaceIds });
+        if (stopper.signal.aborted) break;
+        const held = new Set(leases.reading);
+        // Given back, or taken over while this worker could not renew in time: stop reading it.
+        for (const [id, loop] of loops) if (!held.has(id)) loop.stop.abort();
+        for (const id of leases.reading) if (!loops.has(id)) startLoop(id);
+        if (leases.gone) log.warn({ gone: leases.gone }, 'reply readers expired: their mailboxes are free for the live ones');
+        if (leases.reading.length !== reading || leases.released.length) {
+          log.info({ reading: leases.reading.length, readers: leases.readers, readable: leases.readable, share: leases.share, taken: leases.taken.length, released: leases.released.length }, 'mailboxes to read');
+        }
+        reading = leases.reading.length;
+      } catch (error) {
+        log.error({ err: error }, 'renewing the mailboxes to read failed');
+      }
+      await sleep(refreshMs, stopper.signal);
+    }
+  };
+  log.info({ pollMs, refreshMs, ttlMs }, 'reply worker started');
+  const running = refresh();
+  return {
+    async stop() {
+      stopper.abort();
+      await running;
+      await Promise.allSettled([...loops.values()].map((l) => l.done));
+      // Its mailboxes go back now rather than when it would have expired.
+      await retireReader({ deps, reader }).catch((error: unknown) => log.warn({ err: error }, 'giving back the mailboxes read failed; they are freed when this reader expires'));
+      log.info('reply worker stopped');
+    },
+  };
+}
