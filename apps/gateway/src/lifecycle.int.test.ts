@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '@outreach/core/testing';
 import { compiledEntry } from './testing/compiled';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
@@ -28,7 +29,6 @@ function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.P
   return { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', HOST: '127.0.0.1', ...extra };
 }
 
-const freePort = () => 20_000 + Math.floor(Math.random() * 20_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
@@ -131,7 +131,7 @@ describe('npm start', { timeout: 120_000 }, () => {
     chmodSync(dataDir, 0o755);
     writeFileSync(join(dataDir, 'notes.txt'), 'kept', { mode: 0o644 });
     chmodSync(join(dataDir, 'notes.txt'), 0o644);
-    const port = freePort();
+    const port = await freePort();
     const npm = await startAndWait('npm', ['start'], childEnv(dataDir, { PORT: String(port) }));
     const serverPid = npm.serverPid();
     expect(serverPid).not.toBe(npm.child.pid);
@@ -168,7 +168,7 @@ describe('shutdown', { timeout: 120_000 }, () => {
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
 
     const dataDir = join(tempDir('outreach-stop-'), 'data');
-    const port = freePort();
+    const port = await freePort();
     const product = await startNode(dataDir, port, { SHUTDOWN_TIMEOUT_MS: '2000', ALLOW_PRIVATE_TARGETS: 'true', WORKER_INTERVAL_MS: '100', PUBLIC_URL: `http://127.0.0.1:${port}` });
     expect(product.output()).not.toContain('PUBLIC_URL is not set');
     const key = apiKeyOf(product.output());
@@ -214,12 +214,12 @@ describe('shutdown', { timeout: 120_000 }, () => {
 describe('one process per DATA_DIR', { timeout: 300_000 }, () => {
   it('refuses a second start and the CLI while the server runs, naming it; the CLI works once it stopped', async () => {
     const dataDir = join(tempDir('outreach-lock-'), 'data');
-    const port = freePort();
+    const port = await freePort();
     const server = await startNode(dataDir, port);
     const key = apiKeyOf(server.output());
     const holder = `the server (pid ${server.serverPid()}, http://127.0.0.1:${port}) holds DATA_DIR ${dataDir}`;
 
-    const second = spawnSync(process.execPath, [compiledEntry('main')], { cwd: root, env: childEnv(dataDir, { PORT: String(freePort()) }), encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
+    const second = spawnSync(process.execPath, [compiledEntry('main')], { cwd: root, env: childEnv(dataDir, { PORT: String(await freePort()) }), encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
     expect(second.status).toBe(1);
     expect(second.stderr).toBe(`error: ${holder}; stop it first (one process per DATA_DIR)\n`);
 
@@ -245,7 +245,7 @@ describe('one process per DATA_DIR', { timeout: 300_000 }, () => {
     expect(await exitWithin(again, 20_000)).toBe(0);
 
     // A process given another key than the one the data was written with is refused, in one line.
-    const otherKey = spawnSync(process.execPath, [compiledEntry('main')], { cwd: root, env: childEnv(dataDir, { PORT: String(freePort()), ENCRYPTION_KEY: 'c'.repeat(64) }), encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
+    const otherKey = spawnSync(process.execPath, [compiledEntry('main')], { cwd: root, env: childEnv(dataDir, { PORT: String(await freePort()), ENCRYPTION_KEY: 'c'.repeat(64) }), encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
     expect(otherKey.status).toBe(1);
     expect(otherKey.stderr).toMatch(/^error: the encryption key is not the one this database was set up with[^\n]*\n$/);
   });

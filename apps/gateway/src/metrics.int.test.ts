@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
 import { ingestMessage, startSendingWorker } from '@outreach/core';
-import { createTestCampaign, startSmtpServer, usingPostgres, type SmtpTestServer } from '@outreach/core/testing';
+import { createTestCampaign, freePort, startSmtpServer, usingPostgres, type SmtpTestServer } from '@outreach/core/testing';
 import { compiledEntry } from './testing/compiled';
 import { openAllDay } from './testing/schedule';
 import { useTestServer } from './testing/suite';
@@ -216,7 +216,7 @@ describe.skipIf(usingPostgres())('a ROLE=worker process', { timeout: 300_000 }, 
   });
 
   it('serves /metrics on its own listener, with the token only, and its workers’ rounds', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'outreach-metrics-')), ROLE: 'worker', METRICS_TOKEN: TOKEN, METRICS_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', SHUTDOWN_TIMEOUT_MS: '5000' };
     delete env['DATABASE_URL'];
     const child = spawn(process.execPath, [compiledEntry('main')], { env });

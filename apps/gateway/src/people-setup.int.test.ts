@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compiledEntry } from './testing/compiled';
-import { usingPostgres } from '@outreach/core/testing';
+import { freePort, usingPostgres } from '@outreach/core/testing';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -41,7 +41,7 @@ const cli = (dataDir: string, args: string[]) => {
 describe.skipIf(usingPostgres())('the setup link', { timeout: 300_000 }, () => {
   it('is printed while nobody has signed up and creates the owner of the first start\'s organization; the CLI prints more', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'outreach-setup-'));
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const first = await start(dataDir, port);
     const key = /API key:\s+([0-9a-f-]{35})/.exec(first.output)?.[1];
     const link = /(https:\/\/outreach\.example\.com\/setup#token=[A-Za-z0-9_-]{43})/.exec(first.output)?.[1];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compiledEntry } from './testing/compiled';
-import { usingPostgres } from '@outreach/core/testing';
+import { freePort, usingPostgres } from '@outreach/core/testing';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -39,12 +39,11 @@ async function startProduct(dataDir: string, port: number) {
   return { child, output: () => output, exited };
 }
 
-const freePort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
 describe.skipIf(usingPostgres())('npm start on the embedded database', () => {
   it('prints a key once on first start, shuts down cleanly on SIGTERM finishing in-flight requests, and keeps its data', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'outreach-data-'));
-    const port = freePort();
+    const port = await freePort();
     const first = await startProduct(dataDir, port);
     const key = /API key:\s+([0-9a-f-]{35})/.exec(first.output())?.[1];
     expect(key).toBeDefined();

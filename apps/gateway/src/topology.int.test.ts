@@ -17,13 +17,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imapServerUnavailable, startImapServer, type ImapTestServer } from '@outreach/core/testing';
+import { freePort, imapServerUnavailable, startImapServer, type ImapTestServer } from '@outreach/core/testing';
 import { compiledEntry } from './testing/compiled';
 import { openAllDay } from './testing/schedule';
 
@@ -94,18 +93,6 @@ let phaseStart = Date.now();
 function phase(name: string) {
   phases.push(`${name} ${((Date.now() - phaseStart) / 1000).toFixed(1)}s`);
   phaseStart = Date.now();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** Waits until `condition` holds, checking every 25 ms; throws with `describe()` after `timeoutMs` (a guard, not a measure). */

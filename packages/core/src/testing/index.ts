@@ -11,5 +11,6 @@ export { createTestTenant, lateValue, useSmtpServer, useTestDatabase, useWebhook
 export { startOAuthProvider, type OAuthTestProvider, type OAuthTestUser } from './oauth-provider';
 export { countEventLoopTurns } from './event-loop-turns';
 export { rawMail } from './raw-mail';
+export { freePort } from './free-port';
 export { untilWaitingOnLock, waitingOnLock } from './lock-waits';
 export { startWebhookReceiver, type ReceivedRequest, type ReceiverAnswer } from './webhook-receiver';
