@@ -10,6 +10,7 @@ import { executeOperation } from '../shared/operation';
 import { leadOperations } from '../lead/index';
 import { uniboxOperations } from '../unibox/index';
 import { createMailboxReader } from '../shared/mailbox-reader';
+import { stubMailboxReader } from '../testing/mailbox-reader-stub';
 import { ingestMessage } from './ingest.service';
 import { syncMailbox } from './mailbox-sync.service';
 import { startReplyWorker } from './reply-worker.service';
@@ -221,14 +222,11 @@ describe('replies', () => {
     const reply = raw({ from: 'after@lead.test', to: 'alice@sender.test', subject: 'Re: Hello', messageId: `a-${newId()}@lead.test`, inReplyTo: sent.messageId, text: 'Yes.' });
     // IMAP UIDs are 32-bit unsigned: above the range of a 32-bit signed column.
     const uids = [3_000_000_001n, 3_000_000_002n];
-    const reader = {
-      fetchNew: async ({ lastUid }: { lastUid: bigint }) => ({
-        uidValidity: 7n,
-        reset: false,
-        messages: [poison, reply].map((m, i) => ({ uid: uids[i]!, raw: m, internalDate: t.clock.now() })).filter((m) => m.uid > lastUid),
-      }),
-      waitForNews: async () => {},
-    };
+    const reader = stubMailboxReader(async ({ lastUid }) => ({
+      uidValidity: 7n,
+      reset: false,
+      messages: [poison, reply].map((m, i) => ({ uid: uids[i]!, raw: m, internalDate: t.clock.now() })).filter((m) => m.uid > lastUid),
+    }));
     // The database refuses this mailbox's transactions on demand (the poison message: twice).
     let refuse = 0;
     const flaky = new Proxy(db.prisma, {

@@ -14,6 +14,7 @@ import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogi
 import { emitSystemAlert } from '../webhook/index';
 import { ingestMessage, keepUnreadable, type IngestResult } from './ingest.service';
 import { IMAP_DISCONNECTED, isReadable, READABLE } from './readable-mailbox.rules';
+import type { ReadSession } from './read-session.service';
 
 /** Messages read per round (a mailbox with more catches up over the next rounds, without waiting). */
 const BATCH = 100;
@@ -48,8 +49,12 @@ interface MailboxRow {
   imap_failures: number;
 }
 
-/** Reads one mailbox's new messages and ingests them; records progress after each message. */
-export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: string }): Promise<SyncResult> {
+/**
+ * Reads one mailbox's new messages and ingests them; records progress after each message. With
+ * `session` (the reply loop's), the read goes over the session kept from the last one while it may,
+ * and the session it logs in with is kept for the next; without, it logs in and out.
+ */
+export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: string; session?: ReadSession }): Promise<SyncResult> {
   const { deps } = options;
   const [mailbox] = await deps.db.$queryRawUnsafe<MailboxRow[]>(
     `SELECT id, workspace_id, organization_id, email, status::text AS status, disconnect_reason, imap_host, imap_port, imap_username,
@@ -60,28 +65,41 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
   // Deleted, paused, or disconnected otherwise than by its IMAP login (its workspace deleted): not read.
   if (!mailbox || !isReadable(mailbox)) return SKIPPED;
   const log = deps.log.child({ mailbox: mailbox.email, mailboxId: mailbox.id });
-  let read: { batch: FetchBatch } | { error: unknown };
-  try {
-    // XOAUTH2 mailboxes log in with their current access token, and once more with a new one when it is refused.
-    read = await withMailboxLogin({
-      deps,
-      mailbox: imapLogin(mailbox),
-      attempt: (imap) =>
-        deps.ports.imap
-          .fetchNew({
-            imap,
-            uidValidity: mailbox.imap_uidvalidity === null ? null : BigInt(mailbox.imap_uidvalidity),
-            lastUid: BigInt(mailbox.imap_last_uid),
-            max: BATCH,
-          })
-          .then((batch) => ({ batch }), (error: unknown) => ({ error })),
-      refused: (result) => 'error' in result && result.error instanceof MailLoginError && result.error.failure === 'auth',
-    });
-  } catch (error) {
-    // The grant is revoked: the mailbox was disconnected (and the alert emitted); it is not read again until authorized anew.
-    if (error instanceof MailboxOAuthRevokedError) return { status: 'auth_failed', read: 0, stored: 0, more: false, error: error.message };
-    if (error instanceof MailboxTokenUnavailableError) return failed({ deps, mailbox, reason: 'connect', message: error.message });
-    return failed({ deps, mailbox, reason: 'auth', message: `cannot read the IMAP password: ${(error as Error).message}` });
+  const since = { uidValidity: mailbox.imap_uidvalidity === null ? null : BigInt(mailbox.imap_uidvalidity), lastUid: BigInt(mailbox.imap_last_uid), max: BATCH };
+  const login = loginKey(mailbox);
+  let read: { batch: FetchBatch } | { error: unknown } | null = null;
+  const kept = await options.session?.reusable(login);
+  if (kept) {
+    read = await kept.fetchNew(since).then((batch) => ({ batch }), (error: unknown) => ({ error }));
+    // The kept connection failed (closed by the server, the network): log in anew below.
+    if ('error' in read) {
+      log.info({ err: read.error }, 'the kept IMAP session failed; logging in again');
+      await options.session!.drop();
+      read = null;
+    }
+  }
+  if (!read) {
+    try {
+      // XOAUTH2 mailboxes log in with their current access token, and once more with a new one when it is refused.
+      read = await withMailboxLogin({
+        deps,
+        mailbox: imapLogin(mailbox),
+        attempt: async (imap): Promise<{ batch: FetchBatch } | { error: unknown }> => {
+          const opened = await deps.ports.imap.open({ imap }).then((session) => ({ session }), (error: unknown) => ({ error }));
+          if ('error' in opened) return opened;
+          const fetched = await opened.session.fetchNew(since).then((batch) => ({ batch }), (error: unknown) => ({ error }));
+          if ('batch' in fetched && options.session) await options.session.keep(opened.session, login);
+          else await opened.session.close();
+          return fetched;
+        },
+        refused: (result) => 'error' in result && result.error instanceof MailLoginError && result.error.failure === 'auth',
+      });
+    } catch (error) {
+      // The grant is revoked: the mailbox was disconnected (and the alert emitted); it is not read again until authorized anew.
+      if (error instanceof MailboxOAuthRevokedError) return { status: 'auth_failed', read: 0, stored: 0, more: false, error: error.message };
+      if (error instanceof MailboxTokenUnavailableError) return failed({ deps, mailbox, reason: 'connect', message: error.message });
+      return failed({ deps, mailbox, reason: 'auth', message: `cannot read the IMAP password: ${(error as Error).message}` });
+    }
   }
   if ('error' in read) {
     const reason = read.error instanceof MailLoginError ? read.error.reason : 'connect';
@@ -149,6 +167,11 @@ function stopped(log: ServiceDeps['log'], stored = 0): SyncResult {
 }
 
 export type ImapLoginRow = Pick<MailboxRow, 'id' | 'imap_host' | 'imap_port' | 'imap_username' | 'imap_password_enc' | 'auth_type'>;
+
+/** What a kept session was logged in with: another value (the mailbox's settings updated) needs a new login. */
+export function loginKey(row: ImapLoginRow): string {
+  return [row.auth_type, row.imap_host, row.imap_port, row.imap_username, row.imap_password_enc].join('\n');
+}
 
 /** The IMAP side of a mailbox's login (its password or XOAUTH2). */
 export function imapLogin(row: ImapLoginRow) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { newId, type PrismaClient } from '@outreach/db';
 import { createSendingFixture, rawMail, untilWaitingOnLock, useSmtpServer, useTestDatabase, usingPostgres } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
-import type { MailboxReader } from '../shared/mailbox-reader';
+import { stubMailboxReader } from '../testing/mailbox-reader-stub';
 import { ingestMessage } from './ingest.service';
 import { syncMailbox } from './mailbox-sync.service';
 
@@ -31,13 +31,10 @@ async function setup() {
   const lines: LogLine[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
   const read = (beforeFetch: () => Promise<unknown>, client: PrismaClient = t.deps.db): ServiceDeps => {
-    const reader: MailboxReader = {
-      fetchNew: async () => {
-        await beforeFetch();
-        return { uidValidity: 9n, reset: false, messages: [reply, ...others].map((raw, i) => ({ uid: BigInt(i + 1), raw, internalDate: t.clock.now() })) };
-      },
-      waitForNews: async () => {},
-    } as unknown as MailboxReader;
+    const reader = stubMailboxReader(async () => {
+      await beforeFetch();
+      return { uidValidity: 9n, reset: false, messages: [reply, ...others].map((raw, i) => ({ uid: BigInt(i + 1), raw, internalDate: t.clock.now() })) };
+    });
     return { ...t.deps, db: client, log, ports: { ...t.deps.ports, imap: reader } };
   };
   const stored = () => db.prisma.uniboxMessage.count({ where: { workspaceId: t.ws, direction: 'IN' } });

@@ -35,7 +35,7 @@ beforeEach(async () => {
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what} ${JSON.stringify(await imap.openSessions())}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}; IMAP sessions open: ${JSON.stringify(await imap.openSessions())}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -63,7 +63,9 @@ async function setup() {
     const open = await imap.openSessions();
     return MAILBOXES.every((m) => open[m] === 1);
   };
+  const delivered: Record<string, number> = {};
   const deliver = async (to: string, subject: string) => {
+    delivered[to] = (delivered[to] ?? 0) + 1;
     const client = new ImapFlow({ host: '127.0.0.1', port: imap.port, secure: false, auth: { user: to, pass: PASSWORDS[to]! }, logger: false });
     client.on('error', () => {});
     await client.connect();
@@ -72,7 +74,9 @@ async function setup() {
   };
   const stored = (to: string, subject: string) => db.prisma.uniboxMessage.count({ where: { workspaceId: t.ws, emailAccountId: ids[to]!, subject } });
   const stopAll = () => Promise.all(workers.map((w) => w.stop()));
-  return { ws: t.ws, ids, start, shares, oneSessionEach, deliver, stored, stopAll };
+  /** The logins of the readers to `mailbox` so far (the log's, less the test's own deliveries). */
+  const readerLogins = async (mailbox: string) => (await imap.logins()).filter((l) => l.user === mailbox).length - (delivered[mailbox] ?? 0);
+  return { ws: t.ws, deps, ids, start, shares, oneSessionEach, deliver, stored, stopAll, readerLogins };
 }
 
 describe.skipIf(missingImap)('reply workers divide the mailboxes', () => {
@@ -147,3 +151,48 @@ describe.skipIf(missingImap)('reply workers divide the mailboxes', () => {
   }, 30_000);
 });
 
+describe.skipIf(missingImap)('a reply loop keeps its IMAP session', () => {
+  const MAILBOX = MAILBOXES[0]!;
+  const storedEach = async (t: Awaited<ReturnType<typeof setup>>, subject: string) =>
+    until(`"${subject}" stored`, async () => (await t.stored(MAILBOX, subject)) === 1);
+
+  it('reads message after message, and waits in IDLE between them, over one login', async () => {
+    const t = await setup();
+    try {
+      t.start();
+      await until('one session per mailbox', t.oneSessionEach);
+      const before = await t.readerLogins(MAILBOX);
+      for (let i = 0; i < 3; i++) {
+        await t.deliver(MAILBOX, `Kept ${i}`);
+        await storedEach(t, `Kept ${i}`);
+      }
+      await until('back in IDLE', t.oneSessionEach);
+      // Each message used to cost two logins (the read, then a new IDLE).
+      expect((await t.readerLogins(MAILBOX)) - before).toBe(0);
+    } finally {
+      await t.stopAll();
+    }
+  }, 30_000);
+
+  // Each case ends the kept session one way; the next read logs in once, and reads the mail that came meanwhile.
+  const endings: [string, (t: Awaited<ReturnType<typeof setup>>) => Promise<unknown>][] = [
+    ['the server drops the session', async () => expect(await imap.dropSessions(MAILBOX)).toBe(1)],
+    // The password set again (as the API stores it: encrypted anew): the next read must not go on with the old login.
+    ['the mailbox is updated (its IMAP settings)', (t) => db.prisma.emailAccount.update({ where: { id: t.ids[MAILBOX]! }, data: { imapPasswordEnc: t.deps.secrets.encrypt(PASSWORDS[MAILBOX]!) } })],
+  ];
+  it.each(endings)('logs in anew when %s, closing the old session, and reads what came meanwhile', async (ending, end) => {
+    const t = await setup();
+    try {
+      t.start();
+      await until('one session per mailbox', t.oneSessionEach);
+      const before = await t.readerLogins(MAILBOX);
+      await end(t);
+      await t.deliver(MAILBOX, `After ${ending}`);
+      await storedEach(t, `After ${ending}`);
+      await until('one session per mailbox again', t.oneSessionEach);
+      expect((await t.readerLogins(MAILBOX)) - before).toBe(1);
+    } finally {
+      await t.stopAll();
+    }
+  }, 30_000);
+});

@@ -3,12 +3,13 @@
  * `refreshMs` it renews itself and its leases and takes its share of the mailboxes to read, so
  * that worker processes divide the mailboxes and each is read by one of them. It keeps one loop
  * per mailbox it holds: read what is new (syncMailbox), then wait for news (IMAP IDLE when the
- * server offers it, else `pollMs`), and again. A mailbox it gives back (another reader came, or
+ * server offers it, else `pollMs`), and again, over one IMAP session kept from one read to the next
+ * (read-session.service.ts). A mailbox it gives back (another reader came, or
  * the mailbox is no longer to be read) has its loop stopped, IDLE session included.
  */
 import type { ServiceDeps } from '../shared/context';
-import { withMailboxLogin } from '../email-account/index';
-import { imapLogin, syncMailbox, type ImapLoginRow, type SyncResult } from './mailbox-sync.service';
+import { loginKey, syncMailbox, type ImapLoginRow, type SyncResult } from './mailbox-sync.service';
+import { ReadSession } from './read-session.service';
 import { READ_REFRESH_MS, READER_TTL_REFRESHES } from './read-lease.rules';
 import { newReader, refreshReadLeases, retireOtherReaders, retireReader } from './read-lease.service';
 import { isReadable } from './readable-mailbox.rules';
@@ -60,38 +61,45 @@ export function startReplyWorker(options: {
   const loops = new Map<string, MailboxLoop>();
 
   const mailboxLoop = async (mailboxId: string, signal: AbortSignal) => {
-    while (!signal.aborted) {
-      const started = performance.now();
-      const result = await syncMailbox({ deps, mailboxId }).then(
-        (synced) => {
-          deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: false });
-          return synced;
-        },
-        (error: unknown) => {
-          deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: true });
-          log.error({ err: error, mailboxId }, 'mailbox sync failed');
-          return { status: 'unreachable', read: 0, stored: 0, more: false } as SyncResult;
-        },
-      );
-      if (signal.aborted) break;
-      if (result.status === 'skipped' || result.status === 'auth_failed' || result.status === 'unreachable') break; // retried by the refresh once due
-      if (result.more) continue;
-      const [row] = await deps.db.$queryRawUnsafe<(ImapLoginRow & { status: string; disconnect_reason: string | null })[]>(
-        'SELECT id, imap_host, imap_port, imap_username, imap_password_enc, auth_type, status::text AS status, disconnect_reason FROM email_accounts WHERE id = $1',
-        mailboxId,
-      );
-      if (!row || !isReadable(row)) break;
-      try {
-        // A refused IDLE login needs no refresh here: the next sync logs in again and refreshes.
-        await withMailboxLogin({
-          deps,
-          mailbox: imapLogin(row),
-          attempt: (imap) => deps.ports.imap.waitForNews({ imap, timeoutMs: pollMs, signal }),
-          refused: () => false,
-        });
-      } catch {
-        await sleep(pollMs, signal);
+    // One IMAP session from one read to the next, logged out when the loop ends.
+    const session = new ReadSession();
+    let lostBefore = false;
+    try {
+      while (!signal.aborted) {
+        const started = performance.now();
+        const result = await syncMailbox({ deps, mailboxId, session }).then(
+          (synced) => {
+            deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: false });
+            return synced;
+          },
+          (error: unknown) => {
+            deps.observer?.onTick({ worker: 'reply', ms: performance.now() - started, failed: true });
+            log.error({ err: error, mailboxId }, 'mailbox sync failed');
+            return { status: 'unreachable', read: 0, stored: 0, more: false } as SyncResult;
+          },
+        );
+        if (signal.aborted) break;
+        if (result.status === 'skipped' || result.status === 'auth_failed' || result.status === 'unreachable') break; // retried by the refresh once due
+        if (result.more) continue;
+        const [row] = await deps.db.$queryRawUnsafe<(ImapLoginRow & { status: string; disconnect_reason: string | null })[]>(
+          'SELECT id, imap_host, imap_port, imap_username, imap_password_enc, auth_type, status::text AS status, disconnect_reason FROM email_accounts WHERE id = $1',
+          mailboxId,
+        );
+        if (!row || !isReadable(row)) break;
+        // Waits on the session the read used. Gone (dropped by the server, the settings changed, too old):
+        // read again first, on a new session, since mail may have come after the read (a session opened
+        // only to wait would take it for old); a second time in a row, only after `pollMs`.
+        const waiting = await session.reusable(loginKey(row));
+        if (!waiting) {
+          if (lostBefore) await sleep(pollMs, signal);
+          lostBefore = true;
+          continue;
+        }
+        lostBefore = false;
+        await waiting.waitForNews({ timeoutMs: pollMs, signal }).catch(() => session.drop());
       }
+    } finally {
+      await session.drop();
     }
   };
 

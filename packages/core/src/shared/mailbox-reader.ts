@@ -19,88 +19,126 @@ export interface FetchBatch {
   messages: FetchedMessage[];
 }
 
+/**
+ * One logged-in IMAP connection to a mailbox, kept by the reply worker from one read to the next
+ * (each read and each wait for news used to log in anew: two logins a minute per mailbox).
+ */
+export interface MailboxSession {
+  /**
+   * The messages with a UID above `lastUid` (or from the start when `uidValidity` differs from the
+   * server's), oldest first. Fails when the connection was lost (the caller logs in again).
+   */
+  fetchNew(options: { uidValidity: bigint | null; lastUid: bigint; max: number }): Promise<FetchBatch>;
+  /**
+   * Waits until the INBOX may hold something new: IMAP IDLE when the server offers it (returns when
+   * it reports new mail, and at once when mail came since the last fetch), otherwise simply
+   * `timeoutMs`. Returns at the latest after `timeoutMs`, or when `signal` aborts or the connection
+   * closes.
+   */
+  waitForNews(options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
+  /** False once the server or the network has closed the connection. */
+  readonly usable: boolean;
+  /** Logs out (or drops the connection when that fails). */
+  close(): Promise<void>;
+}
+
 /** Reads mailboxes' INBOX over IMAP (the replies side of a mailbox). */
 export interface MailboxReader {
   /**
-   * The messages with a UID above `lastUid` (or from the start when `uidValidity` differs
-   * from the server's), oldest first. A refused login, or a host that is not allowed, throws
+   * Connects and logs in. A refused login, or a host that is not allowed, throws
    * MailLoginError('auth'); an unreachable server MailLoginError('connect').
    */
+  open(options: { imap: MailServerSettings }): Promise<MailboxSession>;
+  /** One read on a connection of its own (open, fetchNew, close). */
   fetchNew(options: { imap: MailServerSettings; uidValidity: bigint | null; lastUid: bigint; max: number }): Promise<FetchBatch>;
-  /**
-   * Waits until the INBOX may hold something new: IMAP IDLE when the server offers it
-   * (returns when it reports new mail), otherwise simply `timeoutMs`. Returns at the
-   * latest after `timeoutMs`, or when `signal` aborts.
-   */
-  waitForNews(options: { imap: MailServerSettings; timeoutMs: number; signal?: AbortSignal }): Promise<void>;
+}
+
+/** A session over an imapflow connection. */
+function imapSession(c: ImapFlow): MailboxSession {
+  // The INBOX's message count when the last fetch selected it: more since then is news.
+  let seen: number | null = null;
+  const inbox = async () => {
+    const box = await c.mailboxOpen('INBOX', { readOnly: true });
+    return { exists: box.exists, uidValidity: BigInt(box.uidValidity), uidNext: box.uidNext };
+  };
+  return {
+    get usable() {
+      return c.usable;
+    },
+
+    async fetchNew({ uidValidity, lastUid, max }) {
+      const box = await inbox();
+      seen = box.exists;
+      const reset = uidValidity !== null && uidValidity !== box.uidValidity;
+      const from = reset ? 1n : lastUid + 1n;
+      const messages: FetchedMessage[] = [];
+      if (box.exists > 0 && (box.uidNext === undefined || BigInt(box.uidNext) > from)) {
+        // UIDs first, then only the first `max` sources: a first read of a large INBOX stays bounded.
+        // (`from:*` always matches the last message even when its UID is below `from`; filtered here.)
+        const found = (await c.search({ uid: `${from}:*` }, { uid: true })) || [];
+        const uids = found.map((u) => BigInt(u)).filter((u) => u >= from).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, max);
+        if (uids.length) {
+          for await (const m of c.fetch(uids.join(','), { uid: true, source: true, internalDate: true }, { uid: true })) {
+            if (!m.source) continue;
+            messages.push({ uid: BigInt(m.uid), raw: m.source, internalDate: m.internalDate instanceof Date ? m.internalDate : new Date(m.internalDate ?? Date.now()) });
+          }
+          messages.sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+        }
+      }
+      return { uidValidity: box.uidValidity, reset, messages };
+    },
+
+    async waitForNews({ timeoutMs: wait, signal }) {
+      if (signal?.aborted || !c.usable) return;
+      if (!c.capabilities.has('IDLE')) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+        return;
+      }
+      // A session opened to wait (no fetch before): the INBOX is selected for IDLE.
+      if (!c.mailbox || c.mailbox.path !== 'INBOX') seen = (await inbox()).exists;
+      // Mail that came between the last fetch and now (its EXISTS went by before anyone listened).
+      if (seen !== null && c.mailbox && c.mailbox.exists > seen) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          c.off('exists', done);
+          c.off('close', done);
+          resolve();
+        };
+        const timer = setTimeout(done, wait);
+        if (signal?.aborted) return done();
+        signal?.addEventListener('abort', done, { once: true });
+        c.on('exists', done);
+        c.on('close', done);
+        // The IDLE goes on after `done`: the next command on the connection (or the logout) ends it.
+        c.idle().then(done, done);
+      });
+    },
+
+    async close() {
+      await c.logout().catch(() => c.close());
+    },
+  };
 }
 
 /**
- * The imapflow reader. A connection per call: mailboxes are read once a minute or on
- * IDLE news, so a short-lived login is cheap and never holds a stale session. Each
- * connection goes to the vetted address of the host (see mailTarget), and a failure to
- * connect or log in is a MailLoginError with a fixed message.
+ * The imapflow reader. Each connection goes to the vetted address of the host (see mailTarget),
+ * and a failure to connect or log in is a MailLoginError with a fixed message.
  */
 export function createMailboxReader(options: MailConnectionOptions = {}): MailboxReader {
-  const connect = (s: MailServerSettings) => connectImap(s, options);
-
+  const open = async ({ imap }: { imap: MailServerSettings }) => imapSession(await connectImap(imap, options));
   return {
-    async fetchNew({ imap, uidValidity, lastUid, max }) {
-      const c = await connect(imap);
+    open,
+    async fetchNew({ imap, ...read }) {
+      const session = await open({ imap });
       try {
-        const box = await c.mailboxOpen('INBOX', { readOnly: true });
-        const current = BigInt(box.uidValidity);
-        const reset = uidValidity !== null && uidValidity !== current;
-        const from = reset ? 1n : lastUid + 1n;
-        const messages: FetchedMessage[] = [];
-        if (box.exists > 0 && (box.uidNext === undefined || BigInt(box.uidNext) > from)) {
-          // UIDs first, then only the first `max` sources: a first read of a large INBOX stays bounded.
-          // (`from:*` always matches the last message even when its UID is below `from`; filtered here.)
-          const found = (await c.search({ uid: `${from}:*` }, { uid: true })) || [];
-          const uids = found.map((u) => BigInt(u)).filter((u) => u >= from).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, max);
-          if (uids.length) {
-            for await (const m of c.fetch(uids.join(','), { uid: true, source: true, internalDate: true }, { uid: true })) {
-              if (!m.source) continue;
-              messages.push({ uid: BigInt(m.uid), raw: m.source, internalDate: m.internalDate instanceof Date ? m.internalDate : new Date(m.internalDate ?? Date.now()) });
-            }
-            messages.sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
-          }
-        }
-        return { uidValidity: current, reset, messages };
+        return await session.fetchNew(read);
       } finally {
-        await c.logout().catch(() => c.close());
-      }
-    },
-
-    async waitForNews({ imap, timeoutMs: wait, signal }) {
-      if (signal?.aborted) return;
-      const c = await connect(imap);
-      try {
-        if (signal?.aborted) return;
-        if (!c.capabilities.has('IDLE')) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, wait);
-            signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-          });
-          return;
-        }
-        await c.mailboxOpen('INBOX', { readOnly: true });
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            c.off('exists', done);
-            resolve();
-          };
-          const timer = setTimeout(done, wait);
-          // Aborted while connecting: an abort listener added now would never be called.
-          if (signal?.aborted) return done();
-          signal?.addEventListener('abort', done, { once: true });
-          c.on('exists', done);
-          c.idle().catch(done);
-        });
-      } finally {
-        await c.logout().catch(() => c.close());
+        await session.close();
       }
     },
   };

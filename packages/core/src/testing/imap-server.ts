@@ -27,6 +27,8 @@ export interface ImapTestServer {
   logins(): Promise<{ user: string; method: string }[]>;
   /** The sessions open now (logged in, not yet disconnected), counted by user (from its log). */
   openSessions(): Promise<Record<string, number>>;
+  /** Ends `user`'s open sessions from the server's side (their IMAP processes killed), as a server restart or a dropped network would. How many. */
+  dropSessions(user: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -156,6 +158,17 @@ service stats {
  * Throws when Dovecot is missing: check imapServerUnavailable() first.
  */
 /** `specialUse`: INBOX with special-use Junk and Trash folders (made at each login), as a provider's filter uses them. */
+/** The sessions logged in and not yet disconnected, from Dovecot's log: user, session id, IMAP process. */
+async function openSessionsOf(dir: string): Promise<{ user: string; session: string; pid: number }[]> {
+  const log = await readFile(join(dir, 'dovecot.log'), 'utf8').catch(() => '');
+  const open = new Map<string, { user: string; session: string; pid: number }>();
+  for (const m of log.matchAll(/imap-login: Info: Login: user=<([^>]*)>.*mpid=(\d+).*session=<([^>]+)>/g)) open.set(m[3]!, { user: m[1]!, session: m[3]!, pid: Number(m[2]) });
+  for (const m of log.matchAll(/imap\([^)]*\)<\d+><([^>]+)>: Info: Disconnected/g)) open.delete(m[1]!);
+  // A killed process logs no "Disconnected" line: its master notes the signal instead.
+  for (const m of log.matchAll(/service\(imap\): child (\d+) killed with signal/g)) for (const [id, s] of open) if (s.pid === Number(m[1])) open.delete(id);
+  return [...open.values()];
+}
+
 export async function startImapServer(options: { users: Record<string, string>; greeting?: string; oauth2?: ImapOAuth2Options; specialUse?: boolean }): Promise<ImapTestServer> {
   const missing = imapServerUnavailable();
   if (missing) throw new Error(missing);
@@ -198,13 +211,20 @@ export async function startImapServer(options: { users: Record<string, string>; 
       return [...log.matchAll(/imap-login: Info: Login: user=<([^>]*)>, method=([A-Z0-9-]+)/g)].map((m) => ({ user: m[1]!, method: m[2]! }));
     },
     async openSessions() {
-      const log = await readFile(join(dir, 'dovecot.log'), 'utf8').catch(() => '');
-      const open = new Map<string, string>();
-      for (const m of log.matchAll(/imap-login: Info: Login: user=<([^>]*)>.*session=<([^>]+)>/g)) open.set(m[2]!, m[1]!);
-      for (const m of log.matchAll(/imap\([^)]*\)<\d+><([^>]+)>: Info: Disconnected/g)) open.delete(m[1]!);
       const byUser: Record<string, number> = {};
-      for (const user of open.values()) byUser[user] = (byUser[user] ?? 0) + 1;
+      for (const { user } of await openSessionsOf(dir)) byUser[user] = (byUser[user] ?? 0) + 1;
       return byUser;
+    },
+    async dropSessions(user) {
+      const mine = (await openSessionsOf(dir)).filter((s) => s.user === user);
+      for (const s of mine) {
+        try {
+          process.kill(s.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      return mine.length;
     },
     async close() {
       const pid = Number((await readFile(join(dir, 'run', 'master.pid'), 'utf8').catch(() => '')).trim());

@@ -12,5 +12,6 @@ export { startOAuthProvider, type OAuthTestProvider, type OAuthTestUser } from '
 export { countEventLoopTurns } from './event-loop-turns';
 export { rawMail } from './raw-mail';
 export { freePort } from './free-port';
+export { stubMailboxReader } from './mailbox-reader-stub';
 export { untilWaitingOnLock, waitingOnLock } from './lock-waits';
 export { startWebhookReceiver, type ReceivedRequest, type ReceiverAnswer } from './webhook-receiver';
