@@ -174,7 +174,7 @@ export function loginKey(row: ImapLoginRow): string {
 }
 
 /** The IMAP side of a mailbox's login (its password or XOAUTH2). */
-export function imapLogin(row: ImapLoginRow) {
+function imapLogin(row: ImapLoginRow) {
   return { id: row.id, authType: row.auth_type, host: row.imap_host, port: row.imap_port, username: row.imap_username, passwordEnc: row.imap_password_enc };
 }
 

@@ -38,7 +38,7 @@ export interface MailboxSession {
   waitForNews(options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
   /** False once the server or the network has closed the connection. */
   readonly usable: boolean;
-  /** Logs out (or drops the connection when that fails). */
+  /** Logs out (or drops the connection when that fails or takes more than a few seconds). */
   close(): Promise<void>;
 }
 
@@ -52,6 +52,9 @@ export interface MailboxReader {
   /** One read on a connection of its own (open, fetchNew, close). */
   fetchNew(options: { imap: MailServerSettings; uidValidity: bigint | null; lastUid: bigint; max: number }): Promise<FetchBatch>;
 }
+
+/** How long a session's LOGOUT may take before its connection is simply closed. */
+const LOGOUT_WAIT_MS = 5_000;
 
 /** A session over an imapflow connection. */
 function imapSession(c: ImapFlow): MailboxSession {
@@ -120,7 +123,12 @@ function imapSession(c: ImapFlow): MailboxSession {
     },
 
     async close() {
-      await c.logout().catch(() => c.close());
+      // A connection the network lost without a word would hold LOGOUT until the socket timeout (minutes).
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, LOGOUT_WAIT_MS)));
+      await Promise.race([c.logout().catch(() => undefined), late]);
+      clearTimeout(timer);
+      c.close();
     },
   };
 }
