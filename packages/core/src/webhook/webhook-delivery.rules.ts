@@ -35,6 +35,15 @@ export const WEBHOOK_TURN_MAX = 10;
  * timeout) kept the round, and every other webhook's next event, for its whole turn.
  */
 export const WEBHOOK_ROUND_BUDGET_MS = 5_000;
+/**
+ * How long the worker's loop waits for a round before letting it finish on its own and claiming the
+ * next. The round's webhooks stay busy (one worker, one round at a time each), so the next claim
+ * serves the others: a receiver slow to answer, up to its timeout, no longer holds every other
+ * webhook's next event for its whole turn (up to 20 s).
+ */
+export const WEBHOOK_ROUND_WAIT_MS = 1_000;
+/** Rounds a worker lets finish on their own at most; beyond, its loop waits for one of them. */
+export const WEBHOOK_ROUNDS_BEHIND = 2;
 /** Characters of a response body kept in `last_resp`. */
 const LAST_RESP_BODY_LIMIT = 500;
 /** Characters of an error kept in `last_error` and `last_resp`. */

@@ -27,7 +27,7 @@
 // statements in webhook-delivery.queries.ts.
 import type { Tx } from '@outreach/db';
 import type { ServiceDeps } from '../shared/context';
-import { startWorkerLoop } from '../shared/worker-loop';
+import { settledWithin, startWorkerLoop } from '../shared/worker-loop';
 import { emitSystemAlert } from './webhook-outbox.service';
 import {
   attemptMayStart,
@@ -41,6 +41,8 @@ import {
   retryWindowStart,
   WEBHOOK_CONCURRENCY,
   WEBHOOK_MAX_CONSECUTIVE_FAILURES,
+  WEBHOOK_ROUND_WAIT_MS,
+  WEBHOOK_ROUNDS_BEHIND,
   WEBHOOK_TIMEOUT_MS,
   WEBHOOK_TURN_MAX,
   webhookTurns,
@@ -293,7 +295,12 @@ export interface WebhookWorker {
   /** Resolves after the next round has run (tests and the CLI). */
   nextRound(): Promise<WebhookRoundResult>;
 }
-/** The webhook loop of the worker role: a round every `intervalMs`, at once while rounds leave due deliveries behind (`backlog`). */
+/**
+ * The webhook loop of the worker role: a round every `intervalMs`, at once while rounds leave due
+ * deliveries behind (`backlog`). A round still POSTing after WEBHOOK_ROUND_WAIT_MS (a slow receiver's
+ * turn) finishes on its own while the loop claims the next, for the other webhooks (its own stay
+ * busy); at most WEBHOOK_ROUNDS_BEHIND such rounds at once.
+ */
 export function startWebhookWorker(options: {
   deps: ServiceDeps;
   intervalMs?: number;
@@ -307,6 +314,36 @@ export function startWebhookWorker(options: {
   const max = options.max ?? 50;
   const log = deps.log.child({ component: 'webhook-worker' });
   const totals = { delivered: 0, failed: 0, retried: 0, disabled: 0 };
+  /** Rounds finishing on their own while the loop goes on. */
+  const behind = new Set<Promise<unknown>>();
+  /** Counts a finished round and logs it (one line a round that claimed anything). */
+  const finished = (result: WebhookRoundResult, ms: number) => {
+    totals.delivered += result.delivered;
+    totals.failed += result.failed;
+    totals.retried += result.retried;
+    totals.disabled += result.disabled;
+    if (result.claimed) log.info({ ...result, totals, ms: Math.round(ms) }, 'webhook round');
+  };
+  const round = async (): Promise<WebhookRoundResult> => {
+    while (behind.size >= WEBHOOK_ROUNDS_BEHIND) await Promise.race(behind);
+    const started = performance.now();
+    const whole = deliverDueWebhooks({ deps, max, timeoutMs: options.timeoutMs, workspaceIds: options.workspaceIds });
+    if (await settledWithin(WEBHOOK_ROUND_WAIT_MS, whole)) {
+      // Settled in time (a failed round rethrows: the loop backs off).
+      const result = await whole;
+      finished(result, performance.now() - started);
+      return result;
+    }
+    const done: Promise<unknown> = whole
+      .then(
+        (result) => finished(result, performance.now() - started),
+        (error: unknown) => log.error({ err: error }, 'webhook round failed (its deliveries are taken again when their lease ends)'),
+      )
+      .finally(() => behind.delete(done));
+    behind.add(done);
+    // The next round at once: what is due for the other webhooks goes out now.
+    return { claimed: 0, delivered: 0, failed: 0, retried: 0, released: 0, disabled: 0, backlog: true };
+  };
   log.info({ intervalMs, max }, 'webhook worker started');
   const loop = startWorkerLoop({
     log,
@@ -314,19 +351,15 @@ export function startWebhookWorker(options: {
     worker: 'webhook',
     observer: deps.observer,
     intervalMs,
-    round: () => deliverDueWebhooks({ deps, max, timeoutMs: options.timeoutMs, workspaceIds: options.workspaceIds }),
+    round,
     more: (result) => result.backlog,
-    report: (result) => {
-      totals.delivered += result.delivered;
-      totals.failed += result.failed;
-      totals.retried += result.retried;
-      totals.disabled += result.disabled;
-      return result.claimed ? { ...result, totals } : null;
-    },
+    // Each round is logged when it finishes (finished).
+    report: () => null,
   });
   return {
     async stop() {
       await loop.stop();
+      await Promise.allSettled([...behind]);
       log.info({ totals }, 'webhook worker stopped');
     },
     nextRound: loop.next,

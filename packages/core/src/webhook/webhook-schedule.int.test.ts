@@ -173,6 +173,30 @@ describe('webhook delivery schedule', () => {
     expect(backlogBefore).toBeLessThanOrEqual(2 * WEBHOOK_TURN_MAX);
   });
 
+  it('runs as a worker loop on the system clock: a receiver slow to answer does not hold another webhook\'s event for its turn', async () => {
+    const t = await setup({ clock: systemClock });
+    await t.hook({ path: '/slow-turn', events: ['EMAIL_SENT'] });
+    const quiet = await t.hook({ path: '/beside-slow', events: ['BOUNCED_EMAIL'] });
+    // Each answer takes 3 s, well within the timeout: the turn lasts two of them (the round's 5 s budget).
+    receiver.answer(t.path('/slow-turn'), () => ({ status: 200, delayMs: 3_000 }));
+    for (let i = 0; i < 3; i++) await t.emit('EMAIL_SENT', { campaignId: 'c1', fields: { i } });
+    const worker = startWebhookWorker({ deps: t.deps, intervalMs: 100, workspaceIds: [t.ws] });
+    try {
+      await receiver.arrival(t.path('/slow-turn'));
+      // Emitted once the slow turn has begun: the round under way did not claim it.
+      await t.emit('BOUNCED_EMAIL', { campaignId: 'c1', fields: { i: 'quiet' } });
+      await Promise.race([receiver.arrival(t.path('/beside-slow')), new Promise((r) => setTimeout(r, 15_000))]);
+      const [first] = receiver.at(t.path('/slow-turn'));
+      const [beside] = receiver.at(t.path('/beside-slow'));
+      // Out before the slow receiver's first answer; it used to wait for the whole turn (about 6 s).
+      expect(beside, 'the quiet webhook\'s event was delivered').toBeDefined();
+      expect(first!.answeredAt === undefined || beside!.receivedAt < first!.answeredAt).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+    expect((await t.deliveries(quiet.id))[0]).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+  }, 30_000);
+
   it('runs as two worker loops on the system clock: each webhook\'s events one at a time, in order, once each', async () => {
     const t = await setup({ clock: systemClock });
     const paths = ['/two-a', '/two-b', '/two-c'];
