@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { databaseUrlProblem } from '@outreach/db';
-import { DEFAULT_CLAIM_AHEAD_MS, INSTALLATION_SETTINGS, READ_REFRESH_MS, INSTALLATION_SETTING_KEYS, type InstallationSettingKey, type InstallationSettingValues } from '@outreach/core';
+import { DEFAULT_CLAIM_AHEAD_MS, INSTALLATION_SETTINGS, INSTALLATION_SETTING_KEYS, READ_REFRESH_MS, type InstallationSettingKey, type InstallationSettingValues } from '@outreach/core';
 
 /** An empty variable (`PORT=` in a compose file) counts as unset. */
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);

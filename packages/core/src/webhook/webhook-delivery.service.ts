@@ -336,7 +336,11 @@ export function startWebhookWorker(options: {
     }
     const done: Promise<unknown> = whole
       .then(
-        (result) => finished(result, performance.now() - started),
+        (result) => {
+          finished(result, performance.now() - started);
+          // Its webhooks had more due (a whole share, the budget run out): the loop takes them at once, not after its pause.
+          if (result.backlog) loop.wake();
+        },
         (error: unknown) => log.error({ err: error }, 'webhook round failed (its deliveries are taken again when their lease ends)'),
       )
       .finally(() => behind.delete(done));
