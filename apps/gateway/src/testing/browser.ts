@@ -2,13 +2,18 @@
 // download), an accessibility check with axe-core, and the screenshots docs/screenshots/ keeps.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const SCREENSHOTS = join(ROOT, 'docs/screenshots');
+/**
+ * Where the screenshots go: docs/screenshots/ with UPDATE_SCREENSHOTS=1, otherwise a temporary
+ * directory, so that a test run leaves the checkout as it was (each run's pictures differ by a pixel).
+ */
+export const SCREENSHOTS = process.env['UPDATE_SCREENSHOTS'] === '1' ? join(ROOT, 'docs/screenshots') : join(tmpdir(), 'outreach-screenshots');
 
 /** Where Chromium is: CHROMIUM_PATH, else Debian's. Undefined when there is none (the browser tests are skipped then, outside CI). */
 export function chromiumPath(): string | undefined {
@@ -85,7 +90,7 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return (result as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/** Saves the page as docs/screenshots/<name>.png (the README links them). */
+/** Saves the page as <name>.png in SCREENSHOTS (docs/screenshots/ with UPDATE_SCREENSHOTS=1: the README links them). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
