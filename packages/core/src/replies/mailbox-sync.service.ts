@@ -166,10 +166,10 @@ function stopped(log: ServiceDeps['log'], stored = 0): SyncResult {
   return { ...SKIPPED, read: stored, stored };
 }
 
-export type ImapLoginRow = Pick<MailboxRow, 'id' | 'imap_host' | 'imap_port' | 'imap_username' | 'imap_password_enc' | 'auth_type'>;
+type ImapLoginRow = Pick<MailboxRow, 'id' | 'imap_host' | 'imap_port' | 'imap_username' | 'imap_password_enc' | 'auth_type'>;
 
 /** What a kept session was logged in with: another value (the mailbox's settings updated) needs a new login. */
-export function loginKey(row: ImapLoginRow): string {
+function loginKey(row: ImapLoginRow): string {
   return [row.auth_type, row.imap_host, row.imap_port, row.imap_username, row.imap_password_enc].join('\n');
 }
 

@@ -1,11 +1,9 @@
 // The reply readers' leases against the database (PGlite, and PostgreSQL with DATABASE_URL), on an
 // injected clock: how worker processes divide the mailboxes they read, hand them over when a
 // reader comes, stops or dies, and never lease one mailbox to two readers.
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newId, type Database } from '@outreach/db';
-import { testDatabase } from '../testing/database';
-import { createTestOrganization, testServiceDeps } from '../testing/factories';
-import { TestClock } from '../testing/sending-fixture';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import { createTestMailbox, createTestOrganization, testServiceDeps, TestClock, useTestDatabase } from '../testing/index';
 import type { ServiceDeps } from '../shared/context';
 import { READER_TTL_REFRESHES } from './read-lease.rules';
 import { refreshReadLeases, retireReader, type Reader } from './read-lease.service';
@@ -13,10 +11,7 @@ import { refreshReadLeases, retireReader, type Reader } from './read-lease.servi
 const REFRESH = 15_000;
 const TTL = READER_TTL_REFRESHES * REFRESH;
 
-let db: Database;
-beforeAll(async () => {
-  db = await testDatabase();
-});
+const db = useTestDatabase();
 // Readers are global (a worker reads every workspace): none left from another test.
 beforeEach(async () => {
   await db.prisma.mailboxReader.deleteMany({});
@@ -27,18 +22,7 @@ async function setup(mailboxes: number) {
   const clock = new TestClock(new Date('2026-11-23T09:00:00Z'));
   const deps: ServiceDeps = testServiceDeps({ db, clock });
   const ids: string[] = [];
-  for (let i = 0; i < mailboxes; i++) {
-    const id = newId();
-    const email = `m${i}-${id}@sender.test`;
-    await db.prisma.emailAccount.create({
-      data: {
-        id, organizationId: org.organizationId, workspaceId: org.workspaceId, email, emailNormalized: email, firstName: 'M', lastName: 'Sender',
-        smtpHost: '127.0.0.1', smtpPort: 1, smtpUsername: email, smtpPasswordEnc: deps.secrets.encrypt('x'),
-        imapHost: '127.0.0.1', imapPort: 1, imapUsername: email, imapPasswordEnc: deps.secrets.encrypt('x'),
-      },
-    });
-    ids.push(id);
-  }
+  for (let i = 0; i < mailboxes; i++) ids.push((await createTestMailbox({ db: db.prisma, organizationId: org.organizationId, workspaceId: org.workspaceId, email: `m${i}-${newId()}@sender.test` })).id);
   const reader = (name: string): Reader => ({ id: newId(), name });
   const refresh = (r: Reader) => refreshReadLeases({ deps, reader: r, ttlMs: TTL, workspaceIds: [org.workspaceId] });
   /** Each mailbox's reader (by name), and the mailboxes no one reads. */

@@ -17,9 +17,15 @@ export class ReadSession {
 
   /** The kept session when it may serve `login` now; otherwise null, a kept one closed. */
   async reusable(login: string): Promise<MailboxSession | null> {
+    if (this.kept && this.kept.login !== login) await this.drop();
+    return this.live();
+  }
+
+  /** The kept session while it is usable and young enough (whatever its login: the read that kept it just checked that); otherwise null, a kept one closed. */
+  async live(): Promise<MailboxSession | null> {
     const kept = this.kept;
     if (!kept) return null;
-    if (kept.session.usable && kept.login === login && performance.now() - kept.openedAt < this.maxAgeMs) return kept.session;
+    if (kept.session.usable && performance.now() - kept.openedAt < this.maxAgeMs) return kept.session;
     await this.drop();
     return null;
   }

@@ -2,31 +2,18 @@
 // processes divide the mailboxes (one IMAP session per mailbox however many run), hand them over
 // when one joins or stops, and read the mail that arrives meanwhile.
 import { ImapFlow } from 'imapflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newId, type Database } from '@outreach/db';
-import { testDatabase } from '../testing/database';
-import { imapServerUnavailable, startImapServer, type ImapTestServer } from '../testing/imap-server';
-import { rawMail } from '../testing/raw-mail';
-import { startSmtpServer, type SmtpTestServer } from '../testing/smtp-server';
-import { createSendingFixture } from '../testing/sending-fixture';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '@outreach/db';
+import { createSendingFixture, imapServerUnavailable, rawMail, useImapServer, useSmtpServer, useTestDatabase } from '../testing/index';
 import { startReplyWorker, type ReplyWorker } from './reply-worker.service';
 
 const MAILBOXES = Array.from({ length: 6 }, (_, i) => `reader${i}@sender.test`);
 const PASSWORDS: Record<string, string> = Object.fromEntries(MAILBOXES.map((m, i) => [m, `pw-${i}`]));
 const missingImap = imapServerUnavailable();
 
-let db: Database;
-let smtp: SmtpTestServer;
-let imap: ImapTestServer;
-beforeAll(async () => {
-  db = await testDatabase();
-  smtp = await startSmtpServer({ users: PASSWORDS });
-  if (!missingImap) imap = await startImapServer({ users: PASSWORDS });
-}, 30_000);
-afterAll(async () => {
-  await smtp?.close();
-  await imap?.close();
-});
+const db = useTestDatabase();
+const smtp = useSmtpServer(PASSWORDS);
+const imap = useImapServer(PASSWORDS);
 // Readers are global (a worker reads every workspace): none left from another test.
 beforeEach(async () => {
   await db.prisma.mailboxReader.deleteMany({});

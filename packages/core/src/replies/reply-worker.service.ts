@@ -8,11 +8,10 @@
  * the mailbox is no longer to be read) has its loop stopped, IDLE session included.
  */
 import type { ServiceDeps } from '../shared/context';
-import { loginKey, syncMailbox, type ImapLoginRow, type SyncResult } from './mailbox-sync.service';
+import { syncMailbox, type SyncResult } from './mailbox-sync.service';
 import { ReadSession } from './read-session.service';
 import { READ_REFRESH_MS, READER_TTL_REFRESHES } from './read-lease.rules';
 import { newReader, refreshReadLeases, retireOtherReaders, retireReader } from './read-lease.service';
-import { isReadable } from './readable-mailbox.rules';
 
 export interface ReplyWorker {
   stop(): Promise<void>;
@@ -81,15 +80,11 @@ export function startReplyWorker(options: {
         if (signal.aborted) break;
         if (result.status === 'skipped' || result.status === 'auth_failed' || result.status === 'unreachable') break; // retried by the refresh once due
         if (result.more) continue;
-        const [row] = await deps.db.$queryRawUnsafe<(ImapLoginRow & { status: string; disconnect_reason: string | null })[]>(
-          'SELECT id, imap_host, imap_port, imap_username, imap_password_enc, auth_type, status::text AS status, disconnect_reason FROM email_accounts WHERE id = $1',
-          mailboxId,
-        );
-        if (!row || !isReadable(row)) break;
-        // Waits on the session the read used. Gone (dropped by the server, the settings changed, too old):
+        // Waits on the session the read used (with the mailbox's login as the read found it; a mailbox
+        // paused or deleted since is found so by the next read). Gone (dropped by the server, too old):
         // read again first, on a new session, since mail may have come after the read (a session opened
         // only to wait would take it for old); a second time in a row, only after `pollMs`.
-        const waiting = await session.reusable(loginKey(row));
+        const waiting = await session.live();
         if (!waiting) {
           if (lostBefore) await sleep(pollMs, signal);
           lostBefore = true;

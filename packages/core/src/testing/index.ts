@@ -7,7 +7,7 @@ export { startDnsServer, splitCharacterStrings, type DnsTestServer, type DnsTest
 export { startSmtpServer, type SmtpOAuth2Options, type SmtpTestServer, type SmtpTestMessage, type SmtpTestRejection } from './smtp-server';
 export { startImapServer, imapServerUnavailable, DOVECOT_BINARY, type ImapOAuth2Options, type ImapTestServer } from './imap-server';
 export { createSendingFixture, TestClock } from './sending-fixture';
-export { createTestTenant, lateValue, useSmtpServer, useTestDatabase, useWebhookReceiver, type TestOrganization, type TestTenant } from './suite';
+export { createTestTenant, lateValue, useImapServer, useSmtpServer, useTestDatabase, useWebhookReceiver, type TestOrganization, type TestTenant } from './suite';
 export { startOAuthProvider, type OAuthTestProvider, type OAuthTestUser } from './oauth-provider';
 export { countEventLoopTurns } from './event-loop-turns';
 export { rawMail } from './raw-mail';

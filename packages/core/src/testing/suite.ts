@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '@outreach/db';
 import { testDatabase } from './database';
 import { createTestOrganization, testCtx, testServiceDeps } from './factories';
+import { imapServerUnavailable, startImapServer, type ImapTestServer } from './imap-server';
 import { startSmtpServer, type SmtpTestServer } from './smtp-server';
 import { startWebhookReceiver } from './webhook-receiver';
 
@@ -45,6 +46,22 @@ export function useSmtpServer(users: Record<string, string>): SmtpTestServer {
   const server = lateValue<SmtpTestServer>('the SMTP test server');
   let started: SmtpTestServer | null = null;
   beforeAll(async () => server.set((started = await startSmtpServer({ users }))), 30_000);
+  afterAll(async () => {
+    await started?.close();
+  });
+  return server.value;
+}
+
+/**
+ * Dovecot on loopback taking these logins (startImapServer), for the tests of this file, stopped after
+ * them; not started where Dovecot is missing (imapServerUnavailable: the file skips its IMAP tests).
+ */
+export function useImapServer(users: Record<string, string>): ImapTestServer {
+  const server = lateValue<ImapTestServer>('the IMAP test server');
+  let started: ImapTestServer | null = null;
+  beforeAll(async () => {
+    if (!imapServerUnavailable()) server.set((started = await startImapServer({ users })));
+  }, 30_000);
   afterAll(async () => {
     await started?.close();
   });

@@ -21,11 +21,12 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_CONCURRENCY = 10;
 /**
  * The most deliveries of one webhook a round takes (its share of a claim, whose first of every
- * webhook comes before the second of any). The round, and the other webhooks' next events with
- * it, waits for its longest turn: 10 answers of a receiver taking 200 ms make a round of 2 s, and
- * a lone event beside such a backlog waited 1.06 s (median), where a share of 25 made it 2.6 s for
- * 5–15% more of one webhook's throughput (`BENCH_ONLY=webhooks`). A webhook with more due is
- * served again by the next round, at once.
+ * webhook comes before the second of any). A round lasts as long as its longest turn: 10 answers
+ * of a receiver taking 200 ms make a round of 2 s. Measured when the worker's loop still waited for
+ * every round, a lone event beside such a backlog waited 1.06 s (median), where a share of 25 made
+ * it 2.6 s for 5–15% more of one webhook's throughput (`BENCH_ONLY=webhooks`); the loop now waits
+ * at most WEBHOOK_ROUND_WAIT_MS for a round. A webhook with more due is served again by the next
+ * round, at once.
  */
 export const WEBHOOK_TURN_MAX = 10;
 /**
