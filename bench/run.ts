@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { applyMigrations, createDatabase, newId } from '@outreach/db';
+import { readingBench } from './reading';
 import { CAMPAIGN_EMAILS_SQL, CAMPAIGN_VARIATIONS_SQL, executeOperation, operations, OPEN_RANGE, VARIATION_COUNTS_SQL, type Ctx } from '@outreach/core';
 import { createApp, createLogger, gatewayDeps, listen, loadEnv } from '@outreach/gateway';
 import { ensureSeed, type Seed } from './seed';
@@ -34,6 +35,13 @@ if (process.env['BENCH_ONLY']?.trim() === 'memory') {
 // BENCH_ONLY=deletes alone (bench/deletes.ts) seeds and deletes its own organizations.
 if (process.env['BENCH_ONLY']?.trim() === 'deletes' && url) {
   const summary = await deletesBench({ url, say: (line) => console.log(line) });
+  console.log('\n## Summary');
+  for (const line of summary) console.log(`  ${line}`);
+  process.exit(0);
+}
+// BENCH_ONLY=reading alone (bench/reading.ts) makes a database per mailbox count on the server of the URL, and a Dovecot.
+if (process.env['BENCH_ONLY']?.trim() === 'reading' && url) {
+  const summary = await readingBench({ url, say: (line) => console.log(line) });
   console.log('\n## Summary');
   for (const line of summary) console.log(`  ${line}`);
   process.exit(0);

@@ -89,8 +89,22 @@ const SPECIAL_USE_FOLDERS = `namespace inbox {
 }
 `;
 
-function config(dir: string, port: number, greeting?: string, oauth2?: ImapOAuth2Options): string {
-  return `${greeting === undefined ? '' : `login_greeting = ${greeting}\n`}base_dir = ${dir}/run
+/**
+ * Limits for `sessions` sessions at once (the reading benchmark keeps one per mailbox): Dovecot's
+ * defaults (100 processes a service, 1,024 IMAP processes, 1,000 clients) hold about a hundred.
+ */
+function limitsFor(sessions: number): string {
+  return `default_process_limit = ${sessions + 100}
+default_client_limit = ${4 * sessions + 1000}
+default_vsz_limit = 0
+service imap {
+  process_limit = ${sessions + 100}
+}
+`;
+}
+
+function config(dir: string, port: number, greeting?: string, oauth2?: ImapOAuth2Options, sessions?: number): string {
+  return `${greeting === undefined ? '' : `login_greeting = ${greeting}\n`}${sessions ? limitsFor(sessions) : ''}base_dir = ${dir}/run
 state_dir = ${dir}/run/state
 protocols = imap
 listen = 127.0.0.1
@@ -151,13 +165,6 @@ service stats {
 `;
 }
 
-/**
- * Starts Dovecot with these mailboxes (user → password); `greeting` replaces its "Dovecot ready."
- * greeting; `oauth2` also takes XOAUTH2 / OAUTHBEARER logins validated by an OAuth provider
- * (a user needs no password for those, and its mail directory is made at its first login).
- * Throws when Dovecot is missing: check imapServerUnavailable() first.
- */
-/** `specialUse`: INBOX with special-use Junk and Trash folders (made at each login), as a provider's filter uses them. */
 /** The sessions logged in and not yet disconnected, from Dovecot's log: user, session id, IMAP process. */
 async function openSessionsOf(dir: string): Promise<{ user: string; session: string; pid: number }[]> {
   const log = await readFile(join(dir, 'dovecot.log'), 'utf8').catch(() => '');
@@ -169,7 +176,21 @@ async function openSessionsOf(dir: string): Promise<{ user: string; session: str
   return [...open.values()];
 }
 
-export async function startImapServer(options: { users: Record<string, string>; greeting?: string; oauth2?: ImapOAuth2Options; specialUse?: boolean }): Promise<ImapTestServer> {
+/**
+ * Starts Dovecot with these mailboxes (user → password); `greeting` replaces its "Dovecot ready."
+ * greeting; `oauth2` also takes XOAUTH2 / OAUTHBEARER logins validated by an OAuth provider
+ * (a user needs no password for those, and its mail directory is made at its first login);
+ * `specialUse`: INBOX with special-use Junk and Trash folders (made at each login), as a
+ * provider's filter uses them. Throws when Dovecot is missing: check imapServerUnavailable() first.
+ */
+export async function startImapServer(options: {
+  users: Record<string, string>;
+  greeting?: string;
+  oauth2?: ImapOAuth2Options;
+  specialUse?: boolean;
+  /** Room for this many sessions at once (Dovecot's defaults hold about a hundred). */
+  sessions?: number;
+}): Promise<ImapTestServer> {
   const missing = imapServerUnavailable();
   if (missing) throw new Error(missing);
   const dir = await mkdtemp(join(tmpdir(), 'outreach-dovecot-'));
@@ -184,7 +205,7 @@ export async function startImapServer(options: { users: Record<string, string>; 
   if (stdout.trim() && gid.trim()) await chown(join(dir, 'mail'), Number(stdout.trim()), Number(gid.trim()));
   const port = await freePort();
   if (options.oauth2) await writeFile(join(dir, 'oauth2.conf'), oauth2Config(options.oauth2), { mode: 0o644 });
-  await writeFile(join(dir, 'dovecot.conf'), config(dir, port, options.greeting, options.oauth2) + (options.specialUse ? SPECIAL_USE_FOLDERS : ''));
+  await writeFile(join(dir, 'dovecot.conf'), config(dir, port, options.greeting, options.oauth2, options.sessions) + (options.specialUse ? SPECIAL_USE_FOLDERS : ''));
   // Dovecot daemonizes and its children keep inherited pipes open, so stdio is ignored
   // (execFile would wait for those pipes forever); the forking parent exits at once.
   await new Promise<void>((resolve, reject) => {
