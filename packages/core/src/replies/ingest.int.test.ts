@@ -427,6 +427,50 @@ describe.skipIf(missingImap)('reading a real mailbox over IMAP', () => {
     expect([up.status, up.disconnectReason, up.imapFailures]).toEqual(['ACTIVE', null, 0]);
   });
 
+  it('a read that finds nothing new writes nothing to the mailbox until its recorded read time is 5 minutes old', async () => {
+    const t = await setup();
+    const deps = { ...t.deps, ports: { ...t.deps.ports, imap: createMailboxReader({ timeoutMs: 5_000, allowPrivateTargets: true }) } };
+    const row = async () =>
+      (await db.prisma.$queryRawUnsafe<{ version: string; synced: Date | null; failures: number }[]>(
+        'SELECT xmin::text AS version, imap_synced_at AS synced, imap_failures AS failures FROM email_accounts WHERE id = $1',
+        t.alice,
+      ))[0]!;
+    const read = async () => expect((await syncMailbox({ deps, mailboxId: t.alice })).status).toBe('ok');
+    await read();
+    const first = await row();
+    expect(first.synced?.getTime()).toBe(t.clock.now().getTime());
+
+    // Nothing new a minute later: the row is not written (the same row version).
+    t.clock.advance(MINUTE);
+    await read();
+    expect(await row()).toEqual(first);
+
+    // A message: written, with the read's time.
+    const client = new ImapFlow({ host: '127.0.0.1', port: imap!.port, secure: false, auth: { user: 'alice@sender.test', pass: PASSWORDS['alice@sender.test']! }, logger: false });
+    client.on('error', () => {});
+    await client.connect();
+    await client.append('INBOX', raw({ from: 'news@elsewhere.test', to: 'alice@sender.test', subject: 'Weekly news', messageId: `news-${newId()}@elsewhere.test`, text: 'News.' }));
+    await client.logout();
+    await read();
+    const afterMessage = await row();
+    expect(afterMessage.version).not.toBe(first.version);
+    expect(afterMessage.synced?.getTime()).toBe(t.clock.now().getTime());
+
+    // Nothing new for 4 minutes more: still not written; at 5 minutes, the time is recorded.
+    t.clock.advance(4 * MINUTE);
+    await read();
+    expect(await row()).toEqual(afterMessage);
+    t.clock.advance(MINUTE);
+    await read();
+    expect((await row()).synced?.getTime()).toBe(t.clock.now().getTime());
+
+    // Earlier failures are cleared by the next read that works, whenever it comes.
+    await db.prisma.emailAccount.update({ where: { id: t.alice }, data: { imapFailures: 2 } });
+    t.clock.advance(MINUTE);
+    await read();
+    expect(await row()).toMatchObject({ failures: 0, synced: t.clock.now() });
+  });
+
   it('the reply worker reads a mailbox as soon as IMAP IDLE reports new mail (its clock moving)', async () => {
     const t = await setup();
     // The worker's clock moves, as in production: the fixture's start, advancing with real time.

@@ -13,6 +13,7 @@ import type { FetchBatch } from '../shared/mailbox-reader';
 import { MailboxOAuthRevokedError, MailboxTokenUnavailableError, withMailboxLogin } from '../email-account/index';
 import { emitSystemAlert } from '../webhook/index';
 import { ingestMessage, keepUnreadable, type IngestResult } from './ingest.service';
+import { readNeedsWrite } from './mailbox-sync.rules';
 import { IMAP_DISCONNECTED, isReadable, READABLE } from './readable-mailbox.rules';
 import type { ReadSession } from './read-session.service';
 
@@ -47,6 +48,8 @@ interface MailboxRow {
   imap_uidvalidity: bigint | null;
   imap_last_uid: bigint;
   imap_failures: number;
+  imap_retry_at: Date | null;
+  imap_synced_at: Date | null;
 }
 
 /**
@@ -58,7 +61,7 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
   const { deps } = options;
   const [mailbox] = await deps.db.$queryRawUnsafe<MailboxRow[]>(
     `SELECT id, workspace_id, organization_id, email, status::text AS status, disconnect_reason, imap_host, imap_port, imap_username,
-            imap_password_enc, auth_type, imap_uidvalidity, imap_last_uid, imap_failures
+            imap_password_enc, auth_type, imap_uidvalidity, imap_last_uid, imap_failures, imap_retry_at, imap_synced_at
        FROM email_accounts WHERE id = $1`,
     options.mailboxId,
   );
@@ -111,12 +114,17 @@ export async function syncMailbox(options: { deps: ServiceDeps; mailboxId: strin
   // A successful login: clear the backoff, and reconnect a mailbox that reading had disconnected
   // (only if that is still why it is: not one disconnected since for another reason, its workspace
   // deleted). Nothing when it is no longer to be read (deleted, paused, disconnected meanwhile).
-  const progressed = await deps.db.emailAccount.updateMany({
-    where: { id: mailbox.id, ...READABLE },
-    data: { imapUidValidity: batch.uidValidity, ...(batch.reset ? { imapLastUid: 0n } : {}), imapFailures: 0, imapRetryAt: null, imapSyncedAt: now },
-  });
-  if (!progressed.count) return stopped(log);
-  await deps.db.emailAccount.updateMany({ where: { id: mailbox.id, ...IMAP_DISCONNECTED }, data: { status: 'ACTIVE', disconnectReason: null, lastError: null } });
+  // A read that found nothing, with nothing to clear, writes nothing (readNeedsWrite).
+  if (readNeedsWrite(mailbox, { uidValidity: batch.uidValidity, reset: batch.reset, messages: batch.messages.length }, now)) {
+    const progressed = await deps.db.emailAccount.updateMany({
+      where: { id: mailbox.id, ...READABLE },
+      data: { imapUidValidity: batch.uidValidity, ...(batch.reset ? { imapLastUid: 0n } : {}), imapFailures: 0, imapRetryAt: null, imapSyncedAt: now },
+    });
+    if (!progressed.count) return stopped(log);
+    if (mailbox.status !== 'ACTIVE') {
+      await deps.db.emailAccount.updateMany({ where: { id: mailbox.id, ...IMAP_DISCONNECTED }, data: { status: 'ACTIVE', disconnectReason: null, lastError: null } });
+    }
+  }
   let stored = 0;
   const target = { id: mailbox.id, workspaceId: mailbox.workspace_id, organizationId: mailbox.organization_id, email: mailbox.email };
   for (const m of batch.messages) {
