@@ -61,4 +61,18 @@ describe('the IMAP session a reply loop keeps', () => {
     expect(first.state.closed).toBe(1);
     expect(await kept.reusable('login')).toBe(second.session);
   });
+
+  it('sessions kept together are renewed at different ages: each lives a random 75–100 % of the maximum', async () => {
+    const longest = new ReadSession(2_000, () => 0);
+    const shortest = new ReadSession(2_000, () => 0.999);
+    const a = fakeSession();
+    const b = fakeSession();
+    await longest.keep(a.session, 'login');
+    await shortest.keep(b.session, 'login');
+    // Past 75 % of the maximum (1.5 s), short of all of it (2 s).
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    expect(await shortest.reusable('login')).toBeNull();
+    expect(b.state.closed).toBe(1);
+    expect(await longest.reusable('login')).toBe(a.session);
+  });
 });

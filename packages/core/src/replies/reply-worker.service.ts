@@ -10,6 +10,7 @@
 import type { ServiceDeps } from '../shared/context';
 import { syncMailbox, type SyncResult } from './mailbox-sync.service';
 import { ReadSession } from './read-session.service';
+import { pollWaitMs } from './read-session.rules';
 import { READ_REFRESH_MS, READER_TTL_REFRESHES } from './read-lease.rules';
 import { newReader, refreshReadLeases, retireOtherReaders, retireReader } from './read-lease.service';
 
@@ -91,7 +92,8 @@ export function startReplyWorker(options: {
           continue;
         }
         lostBefore = false;
-        await waiting.waitForNews({ timeoutMs: pollMs, signal }).catch(() => session.drop());
+        // At most pollMs, a random part less each time (pollWaitMs): loops started together drift apart.
+        await waiting.waitForNews({ timeoutMs: pollWaitMs(pollMs, Math.random()), signal }).catch(() => session.drop());
       }
     } finally {
       await session.drop();
