@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { databaseUrlProblem } from '@outreach/db';
-import { DEFAULT_CLAIM_AHEAD_MS, INSTALLATION_SETTINGS, INSTALLATION_SETTING_KEYS, READ_REFRESH_MS, type InstallationSettingKey, type InstallationSettingValues } from '@outreach/core';
+import { DEFAULT_CLAIM_AHEAD_MS, IMAP_LOGINS_AT_ONCE, INSTALLATION_SETTINGS, INSTALLATION_SETTING_KEYS, READ_REFRESH_MS, type InstallationSettingKey, type InstallationSettingValues } from '@outreach/core';
 
 /** An empty variable (`PORT=` in a compose file) counts as unset. */
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
@@ -147,7 +147,7 @@ export const Env = z.object({
    * send taken over is cut off and redone, or recorded with outcome unknown, by the other worker.
    */
   SEND_LEASE_MS: intFromEnv(300_000, 1_000),
-  /** How often a mailbox is read for replies when its server has no IMAP IDLE, in ms. */
+  /** How often at most a mailbox is read for replies when nothing arrives, in ms (each wait a random 80–100 % of it; with IMAP IDLE, new mail is read at once). */
   IMAP_POLL_MS: intFromEnv(60_000, 1_000),
   /**
    * How often a worker renews its share of the mailboxes to read (they are divided among the workers),
@@ -155,6 +155,11 @@ export const Env = z.object({
    * four (docs/operations.md, "Scaling workers").
    */
   IMAP_REFRESH_MS: intFromEnv(READ_REFRESH_MS, 100),
+  /**
+   * IMAP logins a worker has under way at once at most: its reading loops start together, and a
+   * server greets only so many new connections at a time (docs/operations.md, "Sizing").
+   */
+  IMAP_LOGIN_CONCURRENCY: intFromEnv(IMAP_LOGINS_AT_ONCE, 1),
   /** How often the warmup worker runs a round (sends, scans, health snapshots), in ms. */
   WARMUP_INTERVAL_MS: intFromEnv(30_000, 1_000),
   /**

@@ -151,7 +151,7 @@ if (runsWorkers) {
   workers.push(
     { name: 'sending worker', ...startSendingWorker({ deps: deps!.service, intervalMs: env.WORKER_INTERVAL_MS, maxSendsPerTick: env.WORKER_BATCH, claimLeaseMs: env.SEND_LEASE_MS, claimAheadMs: env.SEND_AHEAD_MS }) },
     // On the embedded database this process is the only reader: one left by a process that died is removed at once.
-    { name: 'reply worker', ...startReplyWorker({ deps: deps!.service, pollMs: env.IMAP_POLL_MS, refreshMs: env.IMAP_REFRESH_MS, soleReader: !env.DATABASE_URL }) },
+    { name: 'reply worker', ...startReplyWorker({ deps: deps!.service, pollMs: env.IMAP_POLL_MS, refreshMs: env.IMAP_REFRESH_MS, loginConcurrency: env.IMAP_LOGIN_CONCURRENCY, soleReader: !env.DATABASE_URL }) },
     { name: 'webhook worker', ...startWebhookWorker({ deps: deps!.service }) },
     { name: 'warmup worker', ...startWarmupWorker({ deps: deps!.service, intervalMs: env.WARMUP_INTERVAL_MS, sharedPool: env.WARMUP_SHARED_POOL }) },
     { name: 'automation worker', ...startAccountAutomationWorker({ deps: deps!.service }) },

@@ -33,7 +33,7 @@ export * from './tracking/index';
 export { ingestMessage, type IngestResult } from './replies/ingest.service';
 export { syncMailbox } from './replies/mailbox-sync.service';
 export { mailboxesToRead, unreadMailboxes } from './replies/read-lease.service';
-export { startReplyWorker, type ReplyWorker } from './replies/reply-worker.service';
+export { IMAP_LOGINS_AT_ONCE, startReplyWorker, type ReplyWorker } from './replies/reply-worker.service';
 export { READ_REFRESH_MS } from './replies/read-lease.rules';
 export { deliverDueWebhooks, startWebhookWorker, type WebhookWorker } from './webhook/webhook-delivery.service';
 export * from './warmup/index';

@@ -5,6 +5,7 @@ import { ImapFlow } from 'imapflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '@outreach/db';
 import { createSendingFixture, imapServerUnavailable, rawMail, useImapServer, useSmtpServer, useTestDatabase } from '../testing/index';
+import type { MailboxReader } from '../shared/mailbox-reader';
 import { startReplyWorker, type ReplyWorker } from './reply-worker.service';
 
 const MAILBOXES = Array.from({ length: 6 }, (_, i) => `reader${i}@sender.test`);
@@ -34,9 +35,17 @@ async function setup() {
   const ids: Record<string, string> = {};
   for (const email of MAILBOXES) ids[email] = await t.mailbox(email, { imapPort: imap.port });
   const workers: ReplyWorker[] = [];
-  const start = (extra: { soleReader?: boolean } = {}) => {
+  const start = (extra: { soleReader?: boolean; loginConcurrency?: number; imap?: MailboxReader } = {}) => {
+    const { imap: reader, ...rest } = extra;
     // Refreshes every 300 ms, polls once an hour: new mail comes through IDLE.
-    const worker = startReplyWorker({ deps, pollMs: 3_600_000, refreshMs: 300, readerTtlMs: 10_000, workspaceIds: [t.ws], ...extra });
+    const worker = startReplyWorker({
+      deps: reader ? { ...deps, ports: { ...deps.ports, imap: reader } } : deps,
+      pollMs: 3_600_000,
+      refreshMs: 300,
+      readerTtlMs: 10_000,
+      workspaceIds: [t.ws],
+      ...rest,
+    });
     workers.push(worker);
     return worker;
   };
@@ -136,6 +145,46 @@ describe.skipIf(missingImap)('reply workers divide the mailboxes', () => {
       await t.stopAll();
     }
   }, 30_000);
+});
+
+describe.skipIf(missingImap)('a worker starting its reading loops', () => {
+  it('has at most IMAP_LOGIN_CONCURRENCY logins under way at once, and every mailbox gets its session', async () => {
+    const t = await setup();
+    /** The server's reader, each login held back 200 ms (a slow server), counting the logins under way at once. */
+    const counting = () => {
+      const seen = { now: 0, most: 0 };
+      const inner = t.deps.ports.imap;
+      const counted =
+        <A, R>(fn: (a: A) => Promise<R>) =>
+        async (a: A) => {
+          seen.most = Math.max(seen.most, ++seen.now);
+          try {
+            await new Promise((r) => setTimeout(r, 200));
+            return await fn(a);
+          } finally {
+            seen.now -= 1;
+          }
+        };
+      const reader: MailboxReader = { open: counted((o) => inner.open(o)), fetchNew: counted((o) => inner.fetchNew(o)) };
+      return { reader, seen };
+    };
+    try {
+      const limited = counting();
+      const worker = t.start({ loginConcurrency: 2, imap: limited.reader });
+      await until('one session per mailbox', t.oneSessionEach);
+      expect(limited.seen.most).toBe(2);
+      await worker.stop();
+      await until('the sessions closed', async () => Object.keys(await imap.openSessions()).length === 0);
+
+      // Without the limit, the six loops log in together.
+      const unlimited = counting();
+      t.start({ loginConcurrency: 100, imap: unlimited.reader });
+      await until('one session per mailbox', t.oneSessionEach);
+      expect(unlimited.seen.most).toBe(MAILBOXES.length);
+    } finally {
+      await t.stopAll();
+    }
+  });
 });
 
 describe.skipIf(missingImap)('a reply loop keeps its IMAP session', () => {

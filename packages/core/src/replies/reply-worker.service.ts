@@ -8,6 +8,8 @@
  * the mailbox is no longer to be read) has its loop stopped, IDLE session included.
  */
 import type { ServiceDeps } from '../shared/context';
+import { createLimit, type Limit } from '../shared/map-limit';
+import type { MailboxReader } from '../shared/mailbox-reader';
 import { syncMailbox, type SyncResult } from './mailbox-sync.service';
 import { ReadSession } from './read-session.service';
 import { pollWaitMs } from './read-session.rules';
@@ -21,6 +23,21 @@ export interface ReplyWorker {
 interface MailboxLoop {
   stop: AbortController;
   done: Promise<void>;
+}
+
+/**
+ * IMAP logins a worker has under way at once by default (IMAP_LOGIN_CONCURRENCY): its loops start
+ * together, and 3,000 connections opened at once to one server timed out 213 of them waiting for its
+ * greeting on the `reading` benchmark (each then a failure on its mailbox, read again a minute later).
+ */
+export const IMAP_LOGINS_AT_ONCE = 20;
+
+/** The reader with at most `limit`'s logins under way at once (a session opened, or a read on a connection of its own). */
+function limitLogins(reader: MailboxReader, limit: Limit): MailboxReader {
+  return {
+    open: (options) => limit.run(() => reader.open(options)),
+    fetchNew: (options) => limit.run(() => reader.fetchNew(options)),
+  };
 }
 
 /** Waits `ms`, or less when `signal` aborts. */
@@ -48,11 +65,14 @@ export function startReplyWorker(options: {
    * its start it removes the readers left by processes that died, and takes every mailbox at once.
    */
   soleReader?: boolean;
+  /** IMAP logins under way at once at most (IMAP_LOGINS_AT_ONCE). */
+  loginConcurrency?: number;
   /** Only these workspaces' mailboxes (tests; a worker reads all). */
   workspaceIds?: string[];
 }): ReplyWorker {
-  const { deps } = options;
   const pollMs = options.pollMs ?? 60_000;
+  const loginConcurrency = options.loginConcurrency ?? IMAP_LOGINS_AT_ONCE;
+  const deps: ServiceDeps = { ...options.deps, ports: { ...options.deps.ports, imap: limitLogins(options.deps.ports.imap, createLimit(loginConcurrency)) } };
   const refreshMs = options.refreshMs ?? READ_REFRESH_MS;
   const ttlMs = options.readerTtlMs ?? READER_TTL_REFRESHES * refreshMs;
   const reader = newReader();
@@ -136,7 +156,7 @@ export function startReplyWorker(options: {
       await sleep(refreshMs, stopper.signal);
     }
   };
-  log.info({ pollMs, refreshMs, ttlMs }, 'reply worker started');
+  log.info({ pollMs, refreshMs, ttlMs, loginConcurrency }, 'reply worker started');
   const running = refresh();
   return {
     async stop() {

@@ -21,3 +21,36 @@ export async function mapLimit<T, R>(options: { items: readonly T[]; limit: numb
   if (failures.length) throw failures[0];
   return results;
 }
+
+/** Runs calls with at most `limit` of them in flight; the others wait their turn, first come first served. */
+export interface Limit {
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Calls in flight now. */
+  readonly active: number;
+}
+
+export function createLimit(limit: number): Limit {
+  const max = Math.max(1, limit);
+  const queue: (() => void)[] = [];
+  let active = 0;
+  const release = () => {
+    const next = queue.shift();
+    if (next) next();
+    else active -= 1;
+  };
+  return {
+    get active() {
+      return active;
+    },
+    async run(fn) {
+      // A slot is handed over on release without ever falling free, so a newcomer cannot jump the queue.
+      if (active < max) active += 1;
+      else await new Promise<void>((resolve) => queue.push(resolve));
+      try {
+        return await fn();
+      } finally {
+        release();
+      }
+    },
+  };
+}
