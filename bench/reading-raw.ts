@@ -15,9 +15,21 @@ interface Settings {
 const settings = JSON.parse(readFileSync(process.env['READING_RAW'] ?? '', 'utf8')) as Settings;
 
 async function hold(user: string, pass: string): Promise<void> {
-  const c = new ImapFlow({ host: '127.0.0.1', port: settings.port, secure: false, auth: { user, pass }, logger: false, disableAutoIdle: true });
-  c.on('error', () => {});
-  await c.connect();
+  // A connection the server did not greet in time is tried again a second later (printed as `retried`).
+  let c: ImapFlow;
+  for (let attempt = 1; ; attempt++) {
+    c = new ImapFlow({ host: '127.0.0.1', port: settings.port, secure: false, auth: { user, pass }, logger: false, disableAutoIdle: true });
+    c.on('error', () => {});
+    try {
+      await c.connect();
+      break;
+    } catch (error) {
+      c.close();
+      if (attempt >= 10) throw error;
+      process.stdout.write(`retried ${user}\n`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
   let box = await c.mailboxOpen('INBOX', { readOnly: true });
   let next = box.uidNext;
   let news = false;

@@ -84,6 +84,8 @@ function start(args: string[], env: Record<string, string>): Proc {
 }
 
 interface Side {
+  /** Logins that failed while the sessions opened (the worker's failed reads, each retried a minute later; the raw side's retries a second later). */
+  startFailures: number;
   /** Until every mailbox had its session logged in, from the process's start, and from the first session. */
   allOpenMs: number | null;
   spreadMs: number | null;
@@ -91,19 +93,17 @@ interface Side {
   /** Memory with every session open, after the idle time, and the peak over the whole run (MB). */
   rss: number;
   peak: number;
-  /** CPU while nothing arrives, % of a core: on average, and in its busiest second; and of its PostgreSQL backends. */
+  /** CPU while nothing arrives, % of a core: on average, and in its busiest second. */
   idleCpu: number;
   busiestSecond: number;
-  idlePgCpu: number;
   /** Logins Dovecot accepted while nothing arrived. */
   idleLogins: number;
   /** Rows of email_accounts updated while nothing arrived (PostgreSQL's statistics, which lag by up to a few seconds). */
   idleRowWrites: number;
   /** From each reply's APPEND to its being read (ms). */
   replyMs: number[];
-  /** CPU per reply read (ms), and of its PostgreSQL backends. */
+  /** CPU per reply read (ms), less the idle rate's share of the time the replies took. */
   replyCpuMs: number;
-  replyPgCpuMs: number;
 }
 
 /** Puts a reply into `user`'s INBOX (its own IMAP login, as a mail server delivering it). */
@@ -152,19 +152,18 @@ async function measureSide(options: {
   say: Say;
   /** Resolves once the reply to `user` has been read. */
   readOf: (user: string, mailboxIndex: number) => Promise<void>;
-  /** CPU ms so far of the side's PostgreSQL backends, by pid (none for the raw side). */
-  pgCpu: () => Promise<Map<number, number>>;
+  /** The logins that failed so far, from the process's output. */
+  failures: () => number;
   /** Rows of email_accounts updated so far (0 for the raw side). */
   rowWrites: () => Promise<number>;
 }): Promise<Side> {
   const { label, proc, imap, users, say } = options;
-  const pgSpent = (a: Map<number, number>, b: Map<number, number>) => [...b].reduce((sum, [pid, ms]) => sum + (a.has(pid) ? ms - a.get(pid)! : 0), 0);
   const open = await untilAllOpen(proc, imap, users.length, say, label);
+  const startFailures = options.failures();
   // Past PostgreSQL's statistics delay (an idle backend reports within 10 s), so the first reads' writes fall before the window.
   await sleep(12_000);
   const logins0 = (await imap.logins()).length;
   const cpu0 = cpuMsOf(proc.pid);
-  const pg0 = await options.pgCpu();
   const writes0 = await options.rowWrites();
   let busiestSecond = 0;
   for (let s = 0, last = cpu0; s < IDLE_S; s++) {
@@ -174,13 +173,12 @@ async function measureSide(options: {
     last = now;
   }
   const idleCpu = (100 * (cpuMsOf(proc.pid) - cpu0)) / (IDLE_S * 1000);
-  const idlePgCpu = (100 * pgSpent(pg0, await options.pgCpu())) / (IDLE_S * 1000);
   const idleLogins = (await imap.logins()).length - logins0;
   const idleRowWrites = (await options.rowWrites()) - writes0;
   const { rss } = memoryOf(proc.pid);
   const replyMs: number[] = [];
   const replyCpu0 = cpuMsOf(proc.pid);
-  const replyPg0 = await options.pgCpu();
+  const replyStart = performance.now();
   for (let k = 0; k < REPLIES; k++) {
     const i = (k * 7919) % users.length;
     const [user, pass] = users[i]!;
@@ -190,10 +188,10 @@ async function measureSide(options: {
     await read;
     replyMs.push(performance.now() - t);
   }
-  const replyCpuMs = (cpuMsOf(proc.pid) - replyCpu0) / REPLIES;
-  const replyPgCpuMs = pgSpent(replyPg0, await options.pgCpu()) / REPLIES;
+  // Less what the process spends meanwhile with nothing arriving (its idle rate over the replies' time).
+  const replyCpuMs = Math.max(0, cpuMsOf(proc.pid) - replyCpu0 - (idleCpu / 100) * (performance.now() - replyStart)) / REPLIES;
   const { peak } = memoryOf(proc.pid);
-  return { ...open, rss, peak, idleCpu, busiestSecond, idlePgCpu, idleLogins, idleRowWrites, replyMs, replyCpuMs, replyPgCpuMs };
+  return { ...open, startFailures, rss, peak, idleCpu, busiestSecond, idleLogins, idleRowWrites, replyMs, replyCpuMs };
 }
 
 export async function readingBench(options: { url: string; say: Say }): Promise<string[]> {
@@ -244,18 +242,6 @@ export async function readingBench(options: { url: string; say: Say }): Promise<
       const storedFor = async (i: number) =>
         (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM unibox_messages WHERE email_account_id = $1', [ids[i]])).rows[0]!.n;
 
-      const backendsCpu = async () => {
-        const pids = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName]);
-        const byPid = new Map<number, number>();
-        for (const { pid } of pids.rows) {
-          try {
-            byPid.set(pid, cpuMsOf(pid));
-          } catch {
-            // gone meanwhile
-          }
-        }
-        return byPid;
-      };
       // The worker, as compose runs it.
       say(`  ${n} mailboxes: the worker process`);
       const worker = start([WORKER_ENTRY], {
@@ -278,7 +264,7 @@ export async function readingBench(options: { url: string; say: Say }): Promise<
           imap,
           users,
           say,
-          pgCpu: backendsCpu,
+          failures: () => (worker.output().match(/reading the mailbox failed/g) ?? []).length,
           rowWrites: async () =>
             (await pool.query<{ n: number }>(`SELECT (n_tup_upd)::int AS n FROM pg_stat_user_tables WHERE relname = 'email_accounts'`)).rows[0]!.n,
           readOf: async (_user, i) => {
@@ -317,8 +303,8 @@ export async function readingBench(options: { url: string; say: Say }): Promise<
           imap,
           users,
           say,
-          pgCpu: async () => new Map(),
           rowWrites: async () => 0,
+          failures: () => (raw.output().match(/^retried /gm) ?? []).length,
           readOf: async (user) => {
             const line = `read ${user} `;
             const from = raw.output().length;
@@ -336,18 +322,18 @@ export async function readingBench(options: { url: string; say: Say }): Promise<
       }
       results.push({ n, worker: workerSide, raw: rawSide });
       const line = (label: string, s: Side) =>
-        `    ${label.padEnd(12)} every session open ${s.allOpenMs === null ? `NOT (${s.opened} of ${n} after ${START_LIMIT_MS / 1000} s)` : `in ${fmt(s.allOpenMs / 1000, 1)} s from start, ${fmt(s.spreadMs! / 1000, 1)} s from the first`}; ` +
-        `RSS ${fmt(s.rss, 0)} MB (peak ${fmt(s.peak, 0)}); CPU idle ${fmt(s.idleCpu, 2)} % of a core (busiest second ${fmt(s.busiestSecond, 0)} %) + PostgreSQL ${fmt(s.idlePgCpu, 2)} %, ${s.idleLogins} logins and ${s.idleRowWrites} mailbox rows written in ${IDLE_S} s; ` +
-        `a reply read in ${fmt(median(s.replyMs), 0)} ms p50, ${fmt(Math.max(...s.replyMs), 0)} max, ${fmt(s.replyCpuMs, 1)} ms of CPU each + PostgreSQL ${fmt(s.replyPgCpuMs, 1)} ms`;
+        `    ${label.padEnd(12)} every session open ${s.allOpenMs === null ? `NOT (${s.opened} of ${n} after ${START_LIMIT_MS / 1000} s)` : `in ${fmt(s.allOpenMs / 1000, 1)} s from start, ${fmt(s.spreadMs! / 1000, 1)} s from the first`}, ${s.startFailures} logins failed meanwhile; ` +
+        `RSS ${fmt(s.rss, 0)} MB (peak ${fmt(s.peak, 0)}); CPU idle ${fmt(s.idleCpu, 2)} % of a core (busiest second ${fmt(s.busiestSecond, 0)} %), ${s.idleLogins} logins and ${s.idleRowWrites} mailbox rows written in ${IDLE_S} s; ` +
+        `a reply read in ${fmt(median(s.replyMs), 0)} ms p50, ${fmt(Math.max(...s.replyMs), 0)} max, ${fmt(s.replyCpuMs, 1)} ms of CPU each`;
       say(line('worker', workerSide));
       say(line('bare imapflow', rawSide));
       say(
-        `    ratio worker/raw: RSS ${fmt(workerSide.rss / rawSide.rss)}, idle CPU ${rawSide.idleCpu > 0 ? fmt(workerSide.idleCpu / rawSide.idleCpu) : 'n/a (raw below the 10 ms clock tick)'}, reply p50 ${fmt(median(workerSide.replyMs) / median(rawSide.replyMs))}, CPU per reply ${fmt(workerSide.replyCpuMs / rawSide.replyCpuMs)}` +
+        `    ratio worker/raw: RSS ${fmt(workerSide.rss / rawSide.rss)}, idle CPU ${rawSide.idleCpu > 0 ? fmt(workerSide.idleCpu / rawSide.idleCpu) : 'n/a (raw below the 10 ms clock tick)'}, reply p50 ${fmt(median(workerSide.replyMs) / median(rawSide.replyMs))}, CPU per reply ${rawSide.replyCpuMs > 0 ? fmt(workerSide.replyCpuMs / rawSide.replyCpuMs) : 'n/a (raw below the clock tick)'}` +
           (workerSide.spreadMs && rawSide.spreadMs ? `, first to last session ${fmt(workerSide.spreadMs / rawSide.spreadMs)}` : ''),
       );
       summary.push(
-        `reading ${n} mailboxes: worker RSS ${fmt(workerSide.rss, 0)} MB (raw ${fmt(rawSide.rss, 0)}), idle CPU ${fmt(workerSide.idleCpu)} % + PostgreSQL ${fmt(workerSide.idlePgCpu)} % (raw ${fmt(rawSide.idleCpu)}), busiest second ${fmt(workerSide.busiestSecond, 0)} % (raw ${fmt(rawSide.busiestSecond, 0)}), ${workerSide.idleRowWrites} rows written in ${IDLE_S} s, ` +
-          `all sessions in ${workerSide.allOpenMs === null ? 'NOT' : fmt(workerSide.allOpenMs / 1000, 1)} s (raw ${rawSide.allOpenMs === null ? 'NOT' : fmt(rawSide.allOpenMs / 1000, 1)}), ` +
+        `reading ${n} mailboxes: worker RSS ${fmt(workerSide.rss, 0)} MB (raw ${fmt(rawSide.rss, 0)}), idle CPU ${fmt(workerSide.idleCpu)} % (raw ${fmt(rawSide.idleCpu)}), busiest second ${fmt(workerSide.busiestSecond, 0)} % (raw ${fmt(rawSide.busiestSecond, 0)}), ${workerSide.idleRowWrites} rows written in ${IDLE_S} s, ` +
+          `all sessions in ${workerSide.allOpenMs === null ? 'NOT' : fmt(workerSide.allOpenMs / 1000, 1)} s with ${workerSide.startFailures} failed logins (raw ${rawSide.allOpenMs === null ? 'NOT' : fmt(rawSide.allOpenMs / 1000, 1)}), ` +
           `reply p50 ${fmt(median(workerSide.replyMs), 0)} ms (raw ${fmt(median(rawSide.replyMs), 0)})`,
       );
     } finally {
