@@ -216,6 +216,10 @@ describe.skipIf(missingImap)('an OAuth mailbox, end to end', () => {
     // The grant is revoked: the next send's login is refused, the refresh answers invalid_grant,
     // and the mailbox is disconnected with an alert; the lead waits, nothing is sent.
     await executeOperation({ op: operations.webhook.add, ctx: t.ctx, input: { workspace_id: t.ws, url: receiver.url, camp_ids: ['ALL'], event_types: ['SYSTEM_ALERT'] } });
+    // The mailbox's connection closed first, as above: a connection logged in before the revocation is
+    // not asked to log in again. (Until 2026-12-08 every read wrote the mailbox's row, whose new
+    // updated_at replaced the sender's pooled connection each time; reads that find nothing write nothing now.)
+    await t.deps.ports.smtp.close();
     provider.revokeGrant(BOX);
     const fourth = await sendTo('fourth@lead.test');
     expect(fourth.tick).toMatchObject({ sent: 0, disconnected: 1 });
